@@ -1,0 +1,2623 @@
+// Generated from api.yaml by `npm run generate` (openapi-typescript). Do not edit: edit api.yaml and regenerate.
+export interface paths {
+    "/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agents
+         * @description Agents in creation order (oldest first), `skip` and `limit` paginated, optionally
+         *     filtered by `status`. Out-of-range or unknown query parameters answer 422.
+         */
+        get: operations["listAgents"];
+        put?: never;
+        /**
+         * Create an agent
+         * @description Creates an agent in status `idle`.
+         */
+        post: operations["createAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agents/{agent_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        /** Read an agent */
+        get: operations["getAgent"];
+        /**
+         * Replace an agent
+         * @description Replaces `name` and `type`. The status is not changed by a replacement.
+         */
+        put: operations["replaceAgent"];
+        post?: never;
+        /** Delete an agent and its tasks */
+        delete: operations["deleteAgent"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an agent partially
+         * @description Changes any of `name`, `type` and `status`. A status change must be one the agent's
+         *     state machine allows (see the `agents` tag); otherwise 409 `state_conflict`.
+         */
+        patch: operations["updateAgent"];
+        trace?: never;
+    };
+    "/agents/{agent_id}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an agent's tasks
+         * @description Tasks of the agent in creation order (oldest first), paginated like agents.
+         */
+        get: operations["listTasks"];
+        put?: never;
+        /**
+         * Queue a task on an agent
+         * @description Creates a task in status `queued`. A `paused` agent accepts no new task (409).
+         */
+        post: operations["createTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agents/{agent_id}/tasks/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        /** Read a task */
+        get: operations["getTask"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a task
+         * @description Deletes the task whatever its status. Deleting the agent's last running task makes a
+         *     `running` agent `idle`.
+         */
+        delete: operations["deleteTask"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a task or move it through its states
+         * @description `title`, `description` and `priority` can change while the task is `queued`.
+         *     `status` moves the task through its state machine (see the `tasks` tag); `result` may
+         *     only accompany `succeeded` and `error` only `failed` (otherwise 400 `validation_error`).
+         *     Starting a task makes an `idle` agent `running`; ending its agent's last running task
+         *     makes a `running` agent `idle` again. Illegal transitions answer 409 `state_conflict`.
+         */
+        patch: operations["updateTask"];
+        trace?: never;
+    };
+    "/protected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who am I (bearer only)
+         * @description Answers the e-mail of the user whose bearer token was sent. Only a bearer token is accepted here.
+         */
+        get: operations["getProtected"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue an access token (OAuth 2.0 password grant, first-party only)
+         * @description RFC 6749 section 4.3: `grant_type=password` with `username` (the e-mail) and `password`,
+         *     form-encoded. Errors follow RFC 6749 section 5.2. Kept for first-party and Swagger UI use;
+         *     RFC 9700 forbids this grant to third-party clients.
+         */
+        post: operations["issueToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users (admins only)
+         * @description Page-numbered (`page`, `limit`, `meta.total`). Anyone but an admin gets 403.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * Sign up
+         * @description Creates a user with role `user`. `name` is trimmed (1 to 100 characters after trimming),
+         *     `email` is stored lower-case and must be unused (409), `password` (8 to 1024 characters)
+         *     is stored as an argon2id hash and never returned.
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a user
+         * @description A user reads only themself (others: 404); admins read anyone.
+         */
+        get: operations["getUser"];
+        /**
+         * Replace a user
+         * @description Replaces `name`, `email` and `age` (absent: null); `password` changes it when given. The role cannot be set.
+         */
+        put: operations["replaceUser"];
+        post?: never;
+        /**
+         * Delete a user
+         * @description Deletes the user with their posts and agents (and the agents' tasks).
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        /** Update a user partially */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a user's posts
+         * @description Any signed-in principal reads posts. Cursor-paginated, newest first unless `sort` says otherwise.
+         */
+        get: operations["listPosts"];
+        put?: never;
+        /**
+         * Write a post
+         * @description Only the user themself (or an admin) writes their posts (403 otherwise).
+         */
+        post: operations["createPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agents (conventions surface)
+         * @description The same agents as `GET /agents`, cursor-paginated and enveloped.
+         */
+        get: operations["listAgentsV1"];
+        put?: never;
+        /** Create an agent (conventions surface) */
+        post: operations["createAgentV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        /** Read an agent (conventions surface) */
+        get: operations["getAgentV1"];
+        /** Replace an agent (conventions surface) */
+        put: operations["replaceAgentV1"];
+        post?: never;
+        /** Delete an agent and its tasks (conventions surface) */
+        delete: operations["deleteAgentV1"];
+        options?: never;
+        head?: never;
+        /** Update an agent partially (conventions surface) */
+        patch: operations["updateAgentV1"];
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        /** List an agent's tasks (conventions surface) */
+        get: operations["listTasksV1"];
+        put?: never;
+        /** Queue a task (conventions surface) */
+        post: operations["createTaskV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/tasks/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        /** Read a task (conventions surface) */
+        get: operations["getTaskV1"];
+        put?: never;
+        post?: never;
+        /** Delete a task (conventions surface) */
+        delete: operations["deleteTaskV1"];
+        options?: never;
+        head?: never;
+        /** Update a task (conventions surface) */
+        patch: operations["updateTaskV1"];
+        trace?: never;
+    };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user
+         * @description The user behind the credential. An API key is a service principal, not a user (403).
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with e-mail and password
+         * @description Answers an access token and also sets it as the session cookie `agent_fleet_session`
+         *     (HttpOnly, Secure, SameSite=Lax, path `/`, as long-lived as the token).
+         */
+        post: operations["logIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Clears the session cookie. Bearer tokens stay valid until they expire.
+         */
+        post: operations["logOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description Answers 200 while the process serves HTTP. Does no I/O.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description 200 when every dependency (the database) answers; 503 otherwise.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description A Agent on the conventions surface: every field of `Agent` unless `fields` restricts them. */
+        AgentResource: {
+            id?: components["schemas"]["Id"];
+            owner_id?: components["schemas"]["NullableId"];
+            name?: components["schemas"]["AgentName"];
+            type?: components["schemas"]["AgentType"];
+            status?: components["schemas"]["AgentStatus"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @description With `include=tasks`. */
+            tasks?: components["schemas"]["Task"][];
+        };
+        /** @description A Task on the conventions surface: every field of `Task` unless `fields` restricts them. */
+        TaskResource: {
+            id?: components["schemas"]["Id"];
+            agent_id?: components["schemas"]["Id"];
+            title?: components["schemas"]["TaskTitle"];
+            description?: components["schemas"]["TaskDescription"];
+            input?: components["schemas"]["TaskInput"];
+            priority?: components["schemas"]["TaskPriority"];
+            status?: components["schemas"]["TaskStatus"];
+            result?: components["schemas"]["TaskResult"];
+            error?: components["schemas"]["TaskErrorText"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
+            started_at?: components["schemas"]["NullableTimestamp"];
+            finished_at?: components["schemas"]["NullableTimestamp"];
+        };
+        /** @description A User on the conventions surface: every field of `User` unless `fields` restricts them. */
+        UserResource: {
+            id?: components["schemas"]["Id"];
+            name?: components["schemas"]["UserName"];
+            email?: components["schemas"]["Email"];
+            age?: components["schemas"]["NullableAge"];
+            role?: components["schemas"]["UserRole"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @description With `include=posts`. */
+            posts?: components["schemas"]["Post"][];
+        };
+        /** @description A Post on the conventions surface: every field of `Post` unless `fields` restricts them. */
+        PostResource: {
+            id?: components["schemas"]["Id"];
+            user_id?: components["schemas"]["Id"];
+            title?: components["schemas"]["PostTitle"];
+            body?: components["schemas"]["PostBody"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
+        };
+        AgentItem: {
+            data: components["schemas"]["AgentResource"];
+            meta: components["schemas"]["Meta"];
+        };
+        TaskItem: {
+            data: components["schemas"]["TaskResource"];
+            meta: components["schemas"]["Meta"];
+        };
+        UserItem: {
+            data: components["schemas"]["UserResource"];
+            meta: components["schemas"]["Meta"];
+        };
+        PostItem: {
+            data: components["schemas"]["PostResource"];
+            meta: components["schemas"]["Meta"];
+        };
+        AgentCollection: {
+            data: components["schemas"]["AgentResource"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        TaskCollection: {
+            data: components["schemas"]["TaskResource"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        PostCollection: {
+            data: components["schemas"]["PostResource"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        UserPage: {
+            data: components["schemas"]["UserResource"][];
+            meta: components["schemas"]["PageMeta"];
+        };
+        CursorMeta: {
+            /** @description The id of the last item when more exist, else null. */
+            nextCursor: string | null;
+            hasMore: boolean;
+        };
+        PageMeta: {
+            total: number;
+            page: number;
+            limit: number;
+        };
+        Post: {
+            id: components["schemas"]["Id"];
+            user_id: components["schemas"]["Id"];
+            title: components["schemas"]["PostTitle"];
+            body: components["schemas"]["PostBody"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        PostCreate: {
+            title: components["schemas"]["TaskTitle"];
+            /** @default  */
+            body: string;
+        };
+        UserReplace: {
+            name: components["schemas"]["UserName"];
+            email: components["schemas"]["Email"];
+            age?: number | null;
+            password?: components["schemas"]["Password"];
+        };
+        UserUpdate: {
+            name?: components["schemas"]["UserName"];
+            email?: components["schemas"]["Email"];
+            age?: number | null;
+            password?: components["schemas"]["Password"];
+        };
+        StringFilter: {
+            eq?: string;
+            ne?: string;
+            gt?: string;
+            gte?: string;
+            lt?: string;
+            lte?: string;
+            in?: string;
+        };
+        IntegerFilter: {
+            eq?: number;
+            ne?: number;
+            gt?: number;
+            gte?: number;
+            lt?: number;
+            lte?: number;
+            in?: string;
+        };
+        TimeFilter: {
+            /** Format: date-time */
+            eq?: string;
+            /** Format: date-time */
+            ne?: string;
+            /** Format: date-time */
+            gt?: string;
+            /** Format: date-time */
+            gte?: string;
+            /** Format: date-time */
+            lt?: string;
+            /** Format: date-time */
+            lte?: string;
+        };
+        AgentTypeFilter: {
+            /** @enum {string} */
+            eq?: "type_a" | "type_b" | "type_c";
+            /** @enum {string} */
+            ne?: "type_a" | "type_b" | "type_c";
+            in?: string;
+        };
+        AgentStatusFilter: {
+            /** @enum {string} */
+            eq?: "idle" | "running" | "paused" | "error";
+            /** @enum {string} */
+            ne?: "idle" | "running" | "paused" | "error";
+            in?: string;
+        };
+        TaskStatusFilter: {
+            /** @enum {string} */
+            eq?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @enum {string} */
+            ne?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            in?: string;
+        };
+        UserRoleFilter: {
+            /** @enum {string} */
+            eq?: "user" | "admin";
+            /** @enum {string} */
+            ne?: "user" | "admin";
+            in?: string;
+        };
+        /** @description Filters as `filter[field][op]=value`; `in` takes a comma-separated list. */
+        AgentFilter: {
+            name?: components["schemas"]["StringFilter"];
+            type?: components["schemas"]["AgentTypeFilter"];
+            status?: components["schemas"]["AgentStatusFilter"];
+            created_at?: components["schemas"]["TimeFilter"];
+            updated_at?: components["schemas"]["TimeFilter"];
+        };
+        /** @description Filters as `filter[field][op]=value`; `in` takes a comma-separated list. */
+        TaskFilter: {
+            title?: components["schemas"]["StringFilter"];
+            status?: components["schemas"]["TaskStatusFilter"];
+            priority?: components["schemas"]["IntegerFilter"];
+            created_at?: components["schemas"]["TimeFilter"];
+            updated_at?: components["schemas"]["TimeFilter"];
+            started_at?: components["schemas"]["TimeFilter"];
+            finished_at?: components["schemas"]["TimeFilter"];
+        };
+        /** @description Filters as `filter[field][op]=value`; `in` takes a comma-separated list. */
+        UserFilter: {
+            name?: components["schemas"]["StringFilter"];
+            email?: components["schemas"]["StringFilter"];
+            age?: components["schemas"]["IntegerFilter"];
+            role?: components["schemas"]["UserRoleFilter"];
+            created_at?: components["schemas"]["TimeFilter"];
+        };
+        /** @description Filters as `filter[field][op]=value`; `in` takes a comma-separated list. */
+        PostFilter: {
+            title?: components["schemas"]["StringFilter"];
+            created_at?: components["schemas"]["TimeFilter"];
+            updated_at?: components["schemas"]["TimeFilter"];
+        };
+        /**
+         * @description The kind of agent (neutral stand-ins for the three accepted values).
+         * @enum {string}
+         */
+        AgentType: "type_a" | "type_b" | "type_c";
+        /**
+         * @description See the `agents` tag for the transitions.
+         * @enum {string}
+         */
+        AgentStatus: "idle" | "running" | "paused" | "error";
+        /** @description 1 to 100 characters (Unicode code points), not only white space. */
+        AgentName: string;
+        /** @description Input for creating and for replacing an agent. */
+        AgentCreate: {
+            name: components["schemas"]["AgentName"];
+            type: components["schemas"]["AgentType"];
+        };
+        /** @description A partial update; at least one field. */
+        AgentUpdate: {
+            name?: components["schemas"]["AgentName"];
+            type?: components["schemas"]["AgentType"];
+            status?: components["schemas"]["AgentStatus"];
+        };
+        /** @description An agent (the specification's `AgentResponse`). */
+        Agent: {
+            id: components["schemas"]["Id"];
+            /** @description The user who created the agent; null when an API key (service principal) did. */
+            owner_id: components["schemas"]["NullableId"];
+            name: components["schemas"]["AgentName"];
+            type: components["schemas"]["AgentType"];
+            status: components["schemas"]["AgentStatus"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description See the `tasks` tag for the transitions.
+         * @enum {string}
+         */
+        TaskStatus: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+        /** @description 1 to 200 characters, not only white space. */
+        TaskTitle: string;
+        TaskDescription: string | null;
+        /** @description 0 (lowest) to 10 (highest). */
+        TaskPriority: number;
+        TaskCreate: {
+            title: components["schemas"]["TaskTitle"];
+            description?: components["schemas"]["TaskDescription"];
+            /** @description Free-form input for the agent, at most 65,536 bytes as JSON (400 beyond). */
+            input?: {
+                [key: string]: unknown;
+            } | null;
+            /** @default 5 */
+            priority: components["schemas"]["TaskPriority"];
+        };
+        /** @description A partial update; at least one field. */
+        TaskUpdate: {
+            title?: components["schemas"]["TaskTitle"];
+            description?: components["schemas"]["TaskDescription"];
+            priority?: components["schemas"]["TaskPriority"];
+            status?: components["schemas"]["TaskStatus"];
+            /** @description The outcome, any JSON value (at most 65,536 bytes); only with `status` `succeeded`. */
+            result?: unknown;
+            /** @description Why the task failed; only with `status` `failed`. */
+            error?: string;
+        };
+        Task: {
+            id: components["schemas"]["Id"];
+            agent_id: components["schemas"]["Id"];
+            title: components["schemas"]["TaskTitle"];
+            description: components["schemas"]["TaskDescription"];
+            input: components["schemas"]["TaskInput"];
+            priority: components["schemas"]["TaskPriority"];
+            status: components["schemas"]["TaskStatus"];
+            /** @description The outcome reported with `succeeded` (any JSON value), else null. */
+            result: components["schemas"]["TaskResult"];
+            error: components["schemas"]["TaskErrorText"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["NullableTimestamp"];
+            finished_at: components["schemas"]["NullableTimestamp"];
+        };
+        /** @description RFC 6749 section 4.3.2. Unknown parameters are ignored, as the RFC requires. */
+        TokenRequest: {
+            /** @description Only `password` is supported here. */
+            grant_type: string;
+            /** @description The user's e-mail. */
+            username?: string;
+            /** Format: password */
+            password?: string;
+            scope?: string;
+            client_id?: string;
+            client_secret?: string;
+        };
+        TokenResponse: {
+            access_token: string;
+            /** @constant */
+            token_type: "bearer";
+            /** @description Seconds until the token expires. */
+            expires_in: number;
+        };
+        /** @description RFC 6749 section 5.2. */
+        OAuthError: {
+            /** @enum {string} */
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+            error_description?: string;
+        };
+        LoginRequest: {
+            email: string;
+            /** Format: password */
+            password: string;
+        };
+        TokenEnvelope: {
+            data: components["schemas"]["TokenResponse"];
+            meta: components["schemas"]["Meta"];
+        };
+        /** @enum {string} */
+        UserRole: "user" | "admin";
+        UserCreate: {
+            name: components["schemas"]["UserName"];
+            email: components["schemas"]["Email"];
+            password: components["schemas"]["Password"];
+            age?: number;
+        };
+        User: {
+            id: components["schemas"]["Id"];
+            name: components["schemas"]["UserName"];
+            email: components["schemas"]["Email"];
+            age: components["schemas"]["NullableAge"];
+            role: components["schemas"]["UserRole"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        UserEnvelope: {
+            data: components["schemas"]["User"];
+            meta: components["schemas"]["Meta"];
+        };
+        Meta: {
+            timestamp: components["schemas"]["Timestamp"];
+        };
+        /** @description The conventions surface's error envelope (everything under `/api`). */
+        ApiError: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR";
+                message: string;
+                /** @description For validation, a list of `{field, message}`; otherwise any value. */
+                details?: unknown;
+                /** @description The request's `X-Request-ID`. */
+                requestId?: string;
+            };
+        };
+        /**
+         * Format: date-time
+         * @description ISO 8601, UTC, with milliseconds.
+         * @example 2026-01-01T12:00:00.000Z
+         */
+        Timestamp: string;
+        /**
+         * Format: date-time
+         * @description ISO 8601, UTC, with milliseconds; null until it happens.
+         */
+        NullableTimestamp: string | null;
+        Liveness: {
+            /** @constant */
+            status: "ok";
+        };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "unavailable";
+            /** @description Each dependency and whether it answered. */
+            checks: {
+                [key: string]: "up" | "down";
+            };
+        };
+        /**
+         * @description The agent service's error body: a snake_case `error` code and a human `message`;
+         *     `details` when there is more to say. Bodies that the specification gives a detail text
+         *     also carry it as `detail`, for clients written against FastAPI.
+         */
+        Error: {
+            /**
+             * @description One of `validation_error`, `unauthorized`, `forbidden`, `not_found`,
+             *     `method_not_allowed`, `state_conflict`, `payload_too_large`, `unsupported_media_type`,
+             *     `internal_error`.
+             */
+            error: string;
+            message: string;
+            detail?: string;
+            details?: {
+                [key: string]: unknown;
+            };
+        };
+        NotFoundError: components["schemas"]["Error"] & {
+            /** @constant */
+            error?: "not_found";
+            /** @enum {string} */
+            detail: "Agent not found" | "Task not found";
+        };
+        ValidationError: components["schemas"]["Error"] & {
+            /** @constant */
+            error?: "validation_error";
+            details: {
+                fields: components["schemas"]["FieldError"][];
+            };
+        };
+        FieldError: {
+            /** @description The field's name, a dotted path inside bodies (`input.size`), or the parameter's name. */
+            field: string;
+            /** @enum {string} */
+            in: "body" | "query" | "path" | "header";
+            message: string;
+        };
+        /**
+         * Format: uuid
+         * @description Opaque identifier (a time-ordered UUIDv7).
+         */
+        Id: string;
+        /** Format: uuid */
+        NullableId: string | null;
+        /** @description Free-form input for the agent, at most 65,536 bytes as JSON (400 beyond). */
+        TaskInput: {
+            [key: string]: unknown;
+        } | null;
+        /** @description The outcome reported with `succeeded` (any JSON value), else null. */
+        TaskResult: unknown;
+        /** @description Why the task failed, reported with `failed`, else null. */
+        TaskErrorText: string | null;
+        /** @description 1 to 100 characters once surrounding white space is trimmed (the service trims it). */
+        UserName: string;
+        /**
+         * Format: email
+         * @description Stored lower-case; unique.
+         */
+        Email: string;
+        /**
+         * Format: password
+         * @description At least 8 characters; never returned or logged.
+         */
+        Password: string;
+        NullableAge: number | null;
+        /** @description 1 to 200 characters, not only white space. */
+        PostTitle: string;
+        PostBody: string;
+    };
+    responses: {
+        /** @description The representation has not changed since the `If-None-Match` / `If-Modified-Since` given. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description `If-Match` named a version that is no longer current. */
+        PreconditionFailed: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such resource (or not yours). */
+        ApiNotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description `If-Match` named a version that is no longer current (`PRECONDITION_FAILED`). */
+        ApiPreconditionFailed: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Malformed JSON, or a value the handler rejected (`validation_error`). */
+        BadRequest: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "validation_error",
+                 *       "message": "Malformed JSON in request body"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request breaks this document's schema (a body field missing, unknown or of the
+         *     wrong type or range, or a query value out of range). `details.fields` names each one.
+         */
+        UnprocessableEntity: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "validation_error",
+                 *       "message": "Request validation failed",
+                 *       "details": {
+                 *         "fields": [
+                 *           {
+                 *             "field": "name",
+                 *             "in": "body",
+                 *             "message": "must NOT have fewer than 1 characters"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description No such agent. */
+        AgentNotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "not_found",
+                 *       "message": "Agent not found",
+                 *       "detail": "Agent not found"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description No such agent, or no such task under this agent. */
+        AgentOrTaskNotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "not_found",
+                 *       "message": "Task not found",
+                 *       "detail": "Task not found"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description The requested change is not allowed in the resource's current state. */
+        StateConflict: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "state_conflict",
+                 *       "message": "Cannot change agent status from paused to error",
+                 *       "details": {
+                 *         "from": "paused",
+                 *         "to": "error"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is larger than the configured limit (`MAX_BODY_BYTES`). */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is not `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An unexpected fault. Nothing internal is disclosed; the request id finds the log line. */
+        InternalError: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "internal_error",
+                 *       "message": "An unexpected error occurred"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description No credential (`Not authenticated`) or one that failed verification
+         *     (`Could not validate credentials`).
+         */
+        Unauthorized: {
+            headers: {
+                /** @description Always `Bearer`. */
+                "WWW-Authenticate"?: string;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "unauthorized",
+                 *       "message": "Could not validate credentials",
+                 *       "detail": "Could not validate credentials"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A wrong API key (`Invalid API key`), or a cookie-authenticated change from an origin
+         *     that is not allowed.
+         */
+        Forbidden: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "forbidden",
+                 *       "message": "Invalid API key",
+                 *       "detail": "Invalid API key"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request breaks the schema or a rule; `details` lists `{field, message}`. */
+        ApiValidationError: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "VALIDATION_ERROR",
+                 *         "message": "Request validation failed",
+                 *         "details": [
+                 *           {
+                 *             "field": "email",
+                 *             "message": "must match format \"email\""
+                 *           }
+                 *         ],
+                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description No credential, or one that failed verification. */
+        ApiUnauthorized: {
+            headers: {
+                /** @description Always `Bearer`. */
+                "WWW-Authenticate"?: string;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The credential is valid but may not do this. */
+        ApiForbidden: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description A duplicate (an e-mail already in use) or a state conflict. */
+        ApiConflict: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The body is larger than `MAX_BODY_BYTES`. */
+        ApiPayloadTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The body is not `application/json`. */
+        ApiUnsupportedMediaType: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description An unexpected fault; the message is always `Internal Server Error`. */
+        ApiInternalError: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "INTERNAL_ERROR",
+                 *         "message": "Internal Server Error",
+                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+    };
+    parameters: {
+        /** @description The user's id. */
+        UserId: string;
+        /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+        Cursor: string;
+        /** @description Page size. */
+        CursorLimit: number;
+        /** @description Page number, from 1. */
+        Page: number;
+        /** @description Page size. */
+        PageLimit: number;
+        /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+        IfMatch: string;
+        /** @description Only agents with this status. */
+        AgentStatusQuery: components["schemas"]["AgentStatus"];
+        /** @description Only tasks with this status. */
+        TaskStatusQuery: components["schemas"]["TaskStatus"];
+        /** @description `tasks` embeds each agent's newest 100 tasks. */
+        AgentInclude: "tasks";
+        /** @description `posts` embeds each user's newest 100 posts. */
+        UserInclude: "posts";
+        /** @description Only these fields of each item, comma-separated (`id` is always included). */
+        AgentFields: string;
+        /** @description Only these fields of each item, comma-separated (`id` is always included). */
+        TaskFields: string;
+        /** @description Only these fields of each item, comma-separated (`id` is always included; `password` is write-only and never a field). */
+        UserFields: string;
+        /** @description Only these fields of each item, comma-separated (`id` is always included). */
+        PostFields: string;
+        /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */
+        AgentSort: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "type" | "-type" | "status" | "-status";
+        /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */
+        TaskSort: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "title" | "-title" | "status" | "-status" | "priority" | "-priority";
+        /** @description Sort by one field; a leading minus sorts descending. Default: `created_at`. */
+        UserSort: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "email" | "-email" | "age" | "-age";
+        /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */
+        PostSort: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "title" | "-title";
+        /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
+        AgentFilter: components["schemas"]["AgentFilter"];
+        /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
+        TaskFilter: components["schemas"]["TaskFilter"];
+        /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
+        UserFilter: components["schemas"]["UserFilter"];
+        /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
+        PostFilter: components["schemas"]["PostFilter"];
+        /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+        AgentId: string;
+        /** @description The task's id. An id that names no task of this agent answers 404. */
+        TaskId: string;
+        /** @description How many items to pass over. */
+        Skip: number;
+        /** @description How many items to return at most. */
+        Limit: number;
+    };
+    requestBodies: {
+        AgentCreate: {
+            content: {
+                "application/json": components["schemas"]["AgentCreate"];
+            };
+        };
+    };
+    headers: {
+        /** @description The representation's version, for `If-None-Match` (304) and `If-Match` (412). */
+        ETag: string;
+        /** @description When the item (or the newest item of the page) last changed. */
+        "Last-Modified": string;
+        /** @description `private, no-cache` on authenticated reads: caches must revalidate with the ETag. */
+        "Cache-Control": string;
+        /**
+         * @description The request's id: the caller's `X-Request-ID` when it is 1 to 128 characters of
+         *     letters, digits and `._:-`, otherwise one generated by the service. It is logged too.
+         */
+        "X-Request-ID": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listAgents: {
+        parameters: {
+            query?: {
+                /** @description How many items to pass over. */
+                skip?: components["parameters"]["Skip"];
+                /** @description How many items to return at most. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only agents with this status. */
+                status?: components["schemas"]["AgentStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agents of this page (possibly none). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"][];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["AgentCreate"];
+        responses: {
+            /** @description The agent was created. */
+            201: {
+                headers: {
+                    /** @description Path of the new agent. */
+                    Location?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AgentNotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replaceAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["AgentCreate"];
+        responses: {
+            /** @description The replaced agent. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AgentNotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent and all its tasks were deleted. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AgentNotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated agent. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AgentNotFound"];
+            409: components["responses"]["StateConflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTasks: {
+        parameters: {
+            query?: {
+                /** @description How many items to pass over. */
+                skip?: components["parameters"]["Skip"];
+                /** @description How many items to return at most. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only tasks with this status. */
+                status?: components["schemas"]["TaskStatus"];
+            };
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tasks of this page (possibly none). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"][];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AgentNotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskCreate"];
+            };
+        };
+        responses: {
+            /** @description The task was queued. */
+            201: {
+                headers: {
+                    /** @description Path of the new task. */
+                    Location?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AgentNotFound"];
+            409: components["responses"]["StateConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AgentOrTaskNotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task was deleted. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AgentOrTaskNotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated task. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AgentOrTaskNotFound"];
+            409: components["responses"]["StateConflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProtected: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token's user. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The authenticated user's e-mail. */
+                        user: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    issueToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description A bearer token. */
+            200: {
+                headers: {
+                    /** @description Always `no-store` (RFC 6749 section 5.1). */
+                    "Cache-Control"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description The request is malformed, the grant type unsupported, or the credentials wrong (RFC 6749 section 5.2). */
+            400: {
+                headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_grant",
+                     *       "error_description": "Invalid username or password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description Sort by one field; a leading minus sorts descending. Default: `created_at`. */
+                sort?: components["parameters"]["UserSort"];
+                /** @description Only these fields of each item, comma-separated (`id` is always included; `password` is write-only and never a field). */
+                fields?: components["parameters"]["UserFields"];
+                /** @description `posts` embeds each user's newest 100 posts. */
+                include?: components["parameters"]["UserInclude"];
+                /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
+                filter?: components["parameters"]["UserFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserPage"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreate"];
+            };
+        };
+        responses: {
+            /** @description The user was created. */
+            201: {
+                headers: {
+                    /** @description Path of the new user. */
+                    Location?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserEnvelope"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            409: components["responses"]["ApiConflict"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: {
+                /** @description Only these fields of each item, comma-separated (`id` is always included; `password` is write-only and never a field). */
+                fields?: components["parameters"]["UserFields"];
+                /** @description `posts` embeds each user's newest 100 posts. */
+                include?: components["parameters"]["UserInclude"];
+            };
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserItem"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    replaceUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The user's id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserReplace"];
+            };
+        };
+        responses: {
+            /** @description The replaced user. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            412: components["responses"]["ApiPreconditionFailed"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The user's id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            412: components["responses"]["ApiPreconditionFailed"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The user's id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated user. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            412: components["responses"]["ApiPreconditionFailed"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    listPosts: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["CursorLimit"];
+                /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */
+                sort?: components["parameters"]["PostSort"];
+                /** @description Only these fields of each item, comma-separated (`id` is always included). */
+                fields?: components["parameters"]["PostFields"];
+                /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
+                filter?: components["parameters"]["PostFilter"];
+            };
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of posts. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostCollection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    createPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostCreate"];
+            };
+        };
+        responses: {
+            /** @description The post. */
+            201: {
+                headers: {
+                    /** @description Path of the new post. */
+                    Location?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    listAgentsV1: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["CursorLimit"];
+                /** @description Only agents with this status. */
+                status?: components["parameters"]["AgentStatusQuery"];
+                /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */
+                sort?: components["parameters"]["AgentSort"];
+                /** @description Only these fields of each item, comma-separated (`id` is always included). */
+                fields?: components["parameters"]["AgentFields"];
+                /** @description `tasks` embeds each agent's newest 100 tasks. */
+                include?: components["parameters"]["AgentInclude"];
+                /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
+                filter?: components["parameters"]["AgentFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of agents. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentCollection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    createAgentV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentCreate"];
+            };
+        };
+        responses: {
+            /** @description The agent. */
+            201: {
+                headers: {
+                    /** @description Path of the new agent. */
+                    Location?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    getAgentV1: {
+        parameters: {
+            query?: {
+                /** @description Only these fields of each item, comma-separated (`id` is always included). */
+                fields?: components["parameters"]["AgentFields"];
+                /** @description `tasks` embeds each agent's newest 100 tasks. */
+                include?: components["parameters"]["AgentInclude"];
+            };
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentItem"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    replaceAgentV1: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentCreate"];
+            };
+        };
+        responses: {
+            /** @description The agent. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            412: components["responses"]["ApiPreconditionFailed"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    deleteAgentV1: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            412: components["responses"]["ApiPreconditionFailed"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    updateAgentV1: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentUpdate"];
+            };
+        };
+        responses: {
+            /** @description The agent. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            412: components["responses"]["ApiPreconditionFailed"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    listTasksV1: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["CursorLimit"];
+                /** @description Only tasks with this status. */
+                status?: components["parameters"]["TaskStatusQuery"];
+                /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */
+                sort?: components["parameters"]["TaskSort"];
+                /** @description Only these fields of each item, comma-separated (`id` is always included). */
+                fields?: components["parameters"]["TaskFields"];
+                /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
+                filter?: components["parameters"]["TaskFilter"];
+            };
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tasks. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskCollection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    createTaskV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskCreate"];
+            };
+        };
+        responses: {
+            /** @description The task. */
+            201: {
+                headers: {
+                    /** @description Path of the new task. */
+                    Location?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    getTaskV1: {
+        parameters: {
+            query?: {
+                /** @description Only these fields of each item, comma-separated (`id` is always included). */
+                fields?: components["parameters"]["TaskFields"];
+            };
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskItem"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    deleteTaskV1: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            412: components["responses"]["ApiPreconditionFailed"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    updateTaskV1: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskUpdate"];
+            };
+        };
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            412: components["responses"]["ApiPreconditionFailed"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserEnvelope"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    logIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    /** @description The session cookie. */
+                    "Set-Cookie"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenEnvelope"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    logOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    /** @description Expires the session cookie. */
+                    "Set-Cookie"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve traffic. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+            /** @description A dependency is down; take this instance out of rotation. */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+}

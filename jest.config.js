@@ -1,0 +1,11 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest'] },
+  // ESM-only packages are transformed to CommonJS too.
+  transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi|oidc-provider)/)'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

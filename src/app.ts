@@ -1,0 +1,76 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { createApiKeyCheck } from './auth/api-keys';
+import { createTokenService, type TokenService } from './auth/tokens';
+import type { Config } from './config';
+import type { Database } from './data/database';
+import { createStore } from './data/store';
+import { createDocsRouter } from './http/docs';
+import { errorHandler } from './http/error-handler';
+import { createMetrics, observeRequests, serveMetrics, type Metrics } from './http/observability';
+import { loadApiDocument, validateAgainst, type ApiDocument } from './http/openapi';
+import { authenticate } from './http/authenticate';
+import { assignRequestId } from './http/request-id';
+import { agentRoutes } from './http/routes/agents';
+import { authRoutes } from './http/routes/auth';
+import { healthRoutes } from './http/routes/health';
+import { taskRoutes } from './http/routes/tasks';
+import { userRoutes } from './http/routes/users';
+import type { Logger } from './logger';
+
+export interface AppDependencies {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  apiDocument?: ApiDocument;
+  metrics?: Metrics;
+  tokens?: TokenService;
+}
+
+/** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
+export function buildApp({
+  config,
+  db,
+  logger,
+  apiDocument = loadApiDocument(),
+  metrics = createMetrics(),
+  tokens = createTokenService(config.auth.jwt),
+}: AppDependencies): Express {
+  const store = createStore(db);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+
+  app.use(assignRequestId, observeRequests(logger, metrics));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // ReDoc renders its search index in a worker it builds from a blob.
+          'worker-src': ["'self'", 'blob:'],
+          // TLS is the proxy's business; on plain HTTP this directive would break the docs pages.
+          'upgrade-insecure-requests': null,
+        },
+      },
+    }),
+  );
+
+  app.get('/metrics', serveMetrics(metrics));
+  app.use(createDocsRouter(apiDocument));
+
+  app.use(express.json({ limit: config.maxBodyBytes, type: ['application/json', 'application/*+json'] }));
+  app.use(express.urlencoded({ extended: false, limit: config.maxBodyBytes }));
+  const requireCredentials = authenticate({
+    store,
+    tokens,
+    isApiKey: createApiKeyCheck(config.auth.apiKeys),
+    trustedOrigins: config.auth.trustedOrigins,
+    defaultSecurity: (apiDocument.security ?? []) as Array<Record<string, string[]>>,
+  });
+  app.use(validateAgainst(apiDocument, { validateResponses: config.validateResponses, beforeValidation: [requireCredentials] }));
+
+  app.use(healthRoutes(db), authRoutes(store, tokens), userRoutes(store), agentRoutes(store), taskRoutes(store));
+
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+export type DatabaseConfig =
+  | { client: 'sqlite'; filename: string }
+  | { client: 'pg'; connectionString: string };
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  database: DatabaseConfig;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  maxBodyBytes: number;
+  validateResponses: boolean;
+  shutdownTimeoutMs: number;
+  /** The service's external base URL (scheme, host, port): the origin browsers see. */
+  publicUrl: string;
+  auth: AuthConfig;
+  /** Things worth saying once the logger exists (ephemeral secrets and the like). */
+  warnings: string[];
+}
+
+export const JWT_ALGORITHMS = ['HS256', 'RS256', 'ES256', 'EdDSA'] as const;
+export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
+
+export interface AuthConfig {
+  jwt:
+    | { algorithm: 'HS256'; secret: string; issuer: string; audience: string; ttlSeconds: number }
+    | { algorithm: Exclude<JwtAlgorithm, 'HS256'>; privateKey: string; publicKey: string; issuer: string; audience: string; ttlSeconds: number };
+  apiKeys: string[];
+  admin?: { email: string; password: string };
+  /** Origins allowed to make cookie-authenticated changes (CSRF defence): PUBLIC_URL's and TRUSTED_ORIGINS. */
+  trustedOrigins: string[];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+const DEFAULT_SQLITE_FILE = 'data/agent-fleet.sqlite';
+
+/** Reads and validates the whole configuration once; every problem is reported together. */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+
+  const pick = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return fallback;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const boolean = (name: string, fallback: boolean): boolean => {
+    const raw = env[name]?.toLowerCase();
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got "${env[name]}")`);
+    return fallback;
+  };
+
+  const nodeEnv = pick('NODE_ENV', NODE_ENVS, 'development');
+  const port = integer('PORT', 8000, 0, 65535);
+  const publicUrl = parseOrigin('PUBLIC_URL', env.PUBLIC_URL || `http://localhost:${port}`, problems);
+  const warnings: string[] = [];
+  const config: Config = {
+    env: nodeEnv,
+    host: env.HOST || '0.0.0.0',
+    port,
+    database: parseDatabaseUrl(env.DATABASE_URL, cwd, problems),
+    logLevel: pick('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
+    maxBodyBytes: integer('MAX_BODY_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    validateResponses: boolean('VALIDATE_RESPONSES', true),
+    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    publicUrl,
+    auth: {
+      jwt: parseJwt(env, nodeEnv, problems, warnings, integer('ACCESS_TOKEN_TTL', 1800, 60, 86_400)),
+      apiKeys: parseApiKeys(env.API_KEYS, problems),
+      admin: parseAdmin(env, problems),
+      trustedOrigins: [
+        publicUrl,
+        ...(env.TRUSTED_ORIGINS ?? '')
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean)
+          .map((origin) => parseOrigin('TRUSTED_ORIGINS', origin, problems)),
+      ],
+    },
+    warnings,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function parseDatabaseUrl(raw: string | undefined, cwd: string, problems: string[]): DatabaseConfig {
+  if (raw === undefined || raw === '') {
+    return { client: 'sqlite', filename: path.resolve(cwd, DEFAULT_SQLITE_FILE) };
+  }
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    try {
+      new URL(raw);
+      return { client: 'pg', connectionString: raw };
+    } catch {
+      problems.push('DATABASE_URL is not a valid postgres:// URL');
+    }
+  } else if (raw.startsWith('sqlite:')) {
+    const file = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (file === ':memory:') return { client: 'sqlite', filename: ':memory:' };
+    if (file !== '') return { client: 'sqlite', filename: path.resolve(cwd, file) };
+    problems.push('DATABASE_URL=sqlite: needs a file path, e.g. sqlite:data/fleet.sqlite');
+  } else {
+    // The value may hold a password: name only its scheme.
+    problems.push(`DATABASE_URL must start with postgres://, postgresql:// or sqlite: (got scheme "${raw.split(':')[0]}")`);
+  }
+  return { client: 'sqlite', filename: path.resolve(cwd, DEFAULT_SQLITE_FILE) };
+}
+
+function parseOrigin(name: string, raw: string, problems: string[]): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+  } catch {
+    // reported below
+  }
+  problems.push(`${name} must be an http(s) URL such as https://fleet.example.com (got "${raw}")`);
+  return raw;
+}
+
+const MIN_SECRET_BYTES = 32;
+
+function parseJwt(env: Env, nodeEnv: Config['env'], problems: string[], warnings: string[], ttlSeconds: number): AuthConfig['jwt'] {
+  const algorithm = (env.JWT_ALGORITHM || 'HS256') as JwtAlgorithm;
+  const issuer = env.JWT_ISSUER || 'agent-fleet-api';
+  const audience = env.JWT_AUDIENCE || 'agent-fleet-api';
+  if (!(JWT_ALGORITHMS as readonly string[]).includes(algorithm)) {
+    problems.push(`JWT_ALGORITHM must be one of ${JWT_ALGORITHMS.join(', ')} (got "${algorithm}")`);
+  }
+  if (algorithm !== 'HS256') {
+    // PEM in one environment line: "\n" stands for a line break.
+    const pem = (value: string | undefined) => value?.replace(/\\n/g, '\n').trim() ?? '';
+    const privateKey = pem(env.JWT_PRIVATE_KEY);
+    const publicKey = pem(env.JWT_PUBLIC_KEY);
+    if (!privateKey.includes('PRIVATE KEY')) problems.push(`JWT_PRIVATE_KEY must be a PKCS#8 PEM private key for ${algorithm}`);
+    if (!publicKey.includes('PUBLIC KEY')) problems.push(`JWT_PUBLIC_KEY must be an SPKI PEM public key for ${algorithm}`);
+    return { algorithm: algorithm as Exclude<JwtAlgorithm, 'HS256'>, privateKey, publicKey, issuer, audience, ttlSeconds };
+  }
+  const secret = env.JWT_SECRET ?? '';
+  if (secret === '') {
+    if (nodeEnv === 'production') {
+      problems.push(`JWT_SECRET is required in production (at least ${MIN_SECRET_BYTES} bytes, e.g. \`openssl rand -base64 48\`)`);
+    } else {
+      warnings.push('JWT_SECRET is not set: using an ephemeral secret; tokens will not survive a restart');
+      return { algorithm: 'HS256', secret: randomBytes(48).toString('base64'), issuer, audience, ttlSeconds };
+    }
+  } else if (Buffer.byteLength(secret, 'utf8') < MIN_SECRET_BYTES) {
+    problems.push(`JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes long`);
+  }
+  return { algorithm: 'HS256', secret, issuer, audience, ttlSeconds };
+}
+
+function parseApiKeys(raw: string | undefined, problems: string[]): string[] {
+  const keys = (raw ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+  if (keys.some((key) => key.length < 16)) problems.push('API_KEYS: every key must be at least 16 characters long');
+  return keys;
+}
+
+function parseAdmin(env: Env, problems: string[]): AuthConfig['admin'] {
+  const email = env.ADMIN_EMAIL?.trim().toLowerCase();
+  const password = env.ADMIN_PASSWORD;
+  if (!email && !password) return undefined;
+  if (!email || !password) {
+    problems.push('ADMIN_EMAIL and ADMIN_PASSWORD go together: set both or neither');
+    return undefined;
+  }
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) problems.push('ADMIN_EMAIL must be an e-mail address');
+  if (password.length < 8) problems.push('ADMIN_PASSWORD must be at least 8 characters long');
+  return { email, password };
+}

@@ -1,0 +1,13 @@
+import type { Knex } from 'knex';
+import * as initialSchema from './001-initial-schema';
+
+type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
+
+// Listed in code rather than read from a folder, so the same list runs from src/ and dist/.
+const migrations: Array<[string, Migration]> = [['001-initial-schema', initialSchema]];
+
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: async () => migrations.map(([, migration]) => migration),
+  getMigrationName: (migration) => migrations.find(([, m]) => m === migration)?.[0] ?? 'unknown',
+  getMigration: async (migration) => migration,
+};

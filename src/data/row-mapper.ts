@@ -1,0 +1,71 @@
+import type { Agent, Task, User } from '../domain/model';
+
+/**
+ * The one place that knows how SQLite and PostgreSQL return values differently: timestamps
+ * (ISO text on SQLite, Date on pg) and JSON (text on SQLite, parsed on pg).
+ */
+export interface RowMapper {
+  toAgent(row: Record<string, unknown>): Agent;
+  toTask(row: Record<string, unknown>): Task;
+  /** Never copies the password hash. */
+  toUser(row: Record<string, unknown>): User;
+}
+
+export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
+  const json = (value: unknown): unknown => {
+    if (value === null || value === undefined) return null;
+    return dialect === 'sqlite' && typeof value === 'string' ? JSON.parse(value) : value;
+  };
+  return {
+    toUser: (row) => ({
+      id: String(row.id),
+      name: String(row.name),
+      email: String(row.email),
+      age: row.age === null || row.age === undefined ? null : Number(row.age),
+      role: row.role as User['role'],
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+    }),
+    toAgent: (row) => ({
+      id: String(row.id),
+      owner_id: row.owner_id === null || row.owner_id === undefined ? null : String(row.owner_id),
+      name: String(row.name),
+      type: row.type as Agent['type'],
+      status: row.status as Agent['status'],
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+    }),
+    toTask: (row) => ({
+      id: String(row.id),
+      agent_id: String(row.agent_id),
+      title: String(row.title),
+      description: row.description === null || row.description === undefined ? null : String(row.description),
+      input: json(row.input) as Task['input'],
+      priority: Number(row.priority),
+      status: row.status as Task['status'],
+      result: json(row.result),
+      error: row.error === null || row.error === undefined ? null : String(row.error),
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+      started_at: toNullableIsoTimestamp(row.started_at),
+      finished_at: toNullableIsoTimestamp(row.finished_at),
+    }),
+  };
+}
+
+/** Values are written as ISO 8601 UTC text; both databases hand them back in their own way. */
+export function toIsoTimestamp(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'number') return new Date(value).toISOString();
+  if (typeof value === 'string') return new Date(value).toISOString();
+  throw new TypeError(`Unexpected timestamp value of type ${typeof value}`);
+}
+
+function toNullableIsoTimestamp(value: unknown): string | null {
+  return value === null || value === undefined ? null : toIsoTimestamp(value);
+}
+
+/** JSON columns are written as text on both databases (pg would turn a JS array into an SQL array). */
+export function toJsonColumn(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}

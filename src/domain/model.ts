@@ -1,0 +1,22 @@
+import type { components } from '../../generated/api';
+
+type Schemas = components['schemas'];
+
+export type Agent = Schemas['Agent'];
+export type AgentStatus = Schemas['AgentStatus'];
+export type AgentCreate = Schemas['AgentCreate'];
+export type AgentUpdate = Schemas['AgentUpdate'];
+export type Task = Schemas['Task'];
+export type TaskStatus = Schemas['TaskStatus'];
+export type TaskCreate = Schemas['TaskCreate'];
+export type TaskUpdate = Schemas['TaskUpdate'];
+export type User = Schemas['User'];
+export type UserCreate = Schemas['UserCreate'];
+export type UserRole = Schemas['UserRole'];
+/** A user as stored: with the password hash that no response ever carries. */
+export type UserRecord = User & { password_hash: string | null };
+
+export interface Page {
+  skip: number;
+  limit: number;
+}

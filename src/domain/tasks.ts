@@ -1,0 +1,134 @@
+import type { Store } from '../data/store';
+import type { TaskChanges } from '../data/tasks-repository';
+import { newId, now } from '../data/ids';
+import { agentNotFound, invalidValue, stateConflict, taskNotFound } from '../errors';
+import { ownerScope, type Principal } from './access';
+import { canAcceptTasks, canStartTasks, statusAfterTaskStart, statusAfterTaskStop } from './agent-status';
+import type { Agent, Page, Task, TaskCreate, TaskStatus, TaskUpdate } from './model';
+import { assertTaskTransition, isTerminal } from './task-status';
+
+const MAX_JSON_BYTES = 64 * 1024;
+const DEFAULT_PRIORITY = 5;
+
+export async function listTasks(store: Store, principal: Principal, agentId: string, query: Page & { status?: TaskStatus }): Promise<Task[]> {
+  if (!(await store.agents.find(agentId, { ownerId: ownerScope(principal) }))) throw agentNotFound();
+  return store.tasks.list(agentId, query);
+}
+
+export function createTask(store: Store, principal: Principal, agentId: string, input: TaskCreate): Promise<Task> {
+  assertJsonSize('input', input.input);
+  return store.transaction(async (tx) => {
+    const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
+    if (!agent) throw agentNotFound();
+    if (!canAcceptTasks(agent.status)) {
+      throw stateConflict(`Agent is ${agent.status} and accepts no new task`, { agent_status: agent.status });
+    }
+    const timestamp = now();
+    return tx.tasks.insert({
+      id: newId(),
+      agent_id: agentId,
+      title: input.title,
+      description: input.description ?? null,
+      input: input.input ?? null,
+      priority: input.priority ?? DEFAULT_PRIORITY,
+      status: 'queued',
+      result: null,
+      error: null,
+      created_at: timestamp,
+      updated_at: timestamp,
+      started_at: null,
+      finished_at: null,
+    });
+  });
+}
+
+export async function getTask(store: Store, principal: Principal, agentId: string, taskId: string): Promise<Task> {
+  if (!(await store.agents.find(agentId, { ownerId: ownerScope(principal) }))) throw agentNotFound();
+  return (await store.tasks.find(agentId, taskId)) ?? Promise.reject(taskNotFound());
+}
+
+export function updateTask(store: Store, principal: Principal, agentId: string, taskId: string, patch: TaskUpdate): Promise<Task> {
+  assertJsonSize('result', patch.result);
+  return store.transaction(async (tx) => {
+    // Lock order is always agent, then task: transitions of one agent's tasks serialise here.
+    const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
+    if (!agent) throw agentNotFound();
+    const task = await tx.tasks.find(agentId, taskId, { lock: true });
+    if (!task) throw taskNotFound();
+
+    const changes = planTaskChanges(agent, task, patch);
+    const updated = await tx.tasks.update(task.id, task.status, changes);
+    if (!updated) throw stateConflict('The task changed while this request was handled; read it and retry');
+
+    if (updated.status !== task.status) await followTaskStatus(tx, agent, task.status, updated.status);
+    return updated;
+  });
+}
+
+export function deleteTask(store: Store, principal: Principal, agentId: string, taskId: string): Promise<void> {
+  return store.transaction(async (tx) => {
+    const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
+    if (!agent) throw agentNotFound();
+    const task = await tx.tasks.find(agentId, taskId, { lock: true });
+    if (!task || !(await tx.tasks.remove(agentId, taskId))) throw taskNotFound();
+    if (task.status === 'running') await followTaskStatus(tx, agent, 'running', 'cancelled');
+  });
+}
+
+function planTaskChanges(agent: Agent, task: Task, patch: TaskUpdate): TaskChanges {
+  const target = patch.status ?? task.status;
+  if (isTerminal(task.status)) {
+    throw stateConflict(`A ${task.status} task never changes`, { status: task.status });
+  }
+  if (patch.result !== undefined && target !== 'succeeded') {
+    throw invalidValue('result can only be reported with status succeeded', [
+      { field: 'result', in: 'body', message: 'only allowed with status succeeded' },
+    ]);
+  }
+  if (patch.error !== undefined && target !== 'failed') {
+    throw invalidValue('error can only be reported with status failed', [
+      { field: 'error', in: 'body', message: 'only allowed with status failed' },
+    ]);
+  }
+  const edits = (['title', 'description', 'priority'] as const).filter((field) => patch[field] !== undefined);
+  if (edits.length > 0 && task.status !== 'queued') {
+    throw stateConflict(`${edits.join(', ')} can only change while the task is queued`, { status: task.status });
+  }
+
+  const timestamp = now();
+  const changes: TaskChanges = { updated_at: timestamp };
+  for (const field of edits) Object.assign(changes, { [field]: patch[field] });
+
+  if (patch.status !== undefined) {
+    // A status is a claim (a worker starting or finishing the task): repeating it must lose, so that
+    // two workers never both believe they started the same task.
+    assertTaskTransition(task.status, target);
+    if (target === 'running' && !canStartTasks(agent.status)) {
+      throw stateConflict(`Agent is ${agent.status}: no task can start`, { agent_status: agent.status });
+    }
+    changes.status = target;
+    if (target === 'running') changes.started_at = timestamp;
+    if (isTerminal(target)) changes.finished_at = timestamp;
+    if (target === 'succeeded') changes.result = patch.result ?? null;
+    if (target === 'failed') changes.error = patch.error ?? null;
+  }
+  return changes;
+}
+
+/** Keeps the agent's status in step with its tasks. */
+async function followTaskStatus(tx: Store, agent: Agent, from: TaskStatus, to: TaskStatus): Promise<void> {
+  let status = agent.status;
+  if (to === 'running') status = statusAfterTaskStart(agent.status);
+  else if (from === 'running') status = statusAfterTaskStop(agent.status, await tx.tasks.countRunning(agent.id));
+  if (status !== agent.status) await tx.agents.update(agent.id, { status, updated_at: now() });
+}
+
+function assertJsonSize(field: string, value: unknown): void {
+  if (value === undefined || value === null) return;
+  const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
+  if (bytes > MAX_JSON_BYTES) {
+    throw invalidValue(`${field} is ${bytes} bytes as JSON; the limit is ${MAX_JSON_BYTES}`, [
+      { field, in: 'body', message: `must be at most ${MAX_JSON_BYTES} bytes as JSON` },
+    ]);
+  }
+}

@@ -1,0 +1,77 @@
+import type { RequestHandler } from 'express';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { Logger } from '../logger';
+import { routeLabel } from './route-label';
+
+export interface Metrics {
+  registry: Registry;
+  duration: Histogram<'method' | 'route' | 'status_class'>;
+  requests: Counter<'method' | 'route' | 'status'>;
+  requestSize: Histogram<'method' | 'route'>;
+}
+
+/** One registry per app, so several apps in one process (tests) keep separate counts. */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    duration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from request arrival to the end of the response, by route and status class.',
+      labelNames: ['method', 'route', 'status_class'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    requests: new Counter({
+      name: 'http_requests_total',
+      help: 'Requests answered, by route and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    requestSize: new Histogram({
+      name: 'http_request_size_bytes',
+      help: 'Request body sizes (Content-Length), by route.',
+      labelNames: ['method', 'route'],
+      buckets: [0, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000],
+      registers: [registry],
+    }),
+  };
+}
+
+/** One log line and one set of metric samples per request, written when the response ends. */
+export function observeRequests(logger: Logger, metrics: Metrics): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = routeLabel(req);
+      const status = res.statusCode;
+      metrics.duration.observe({ method: req.method, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
+      metrics.requests.inc({ method: req.method, route, status: String(status) });
+      metrics.requestSize.observe({ method: req.method, route }, Number(req.get('content-length') ?? 0) || 0);
+      const level = status >= 500 ? 'error' : 'info';
+      logger[level](
+        {
+          reqId: req.id,
+          method: req.method,
+          route,
+          // The path only: query strings can carry codes and tokens.
+          path: req.originalUrl.split('?')[0],
+          status,
+          durationMs: Math.round(seconds * 1e6) / 1e3,
+          req: { headers: req.headers, remoteAddress: req.socket.remoteAddress },
+          res: { headers: res.getHeaders() },
+        },
+        'request completed',
+      );
+    });
+    next();
+  };
+}
+
+export function serveMetrics(metrics: Metrics): RequestHandler {
+  return async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  };
+}

@@ -1,0 +1,62 @@
+import type { AddressInfo } from 'node:net';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { createTokenService } from './auth/tokens';
+import { connectDatabase } from './data/database';
+import { createStore } from './data/store';
+import { ensureAdmin } from './domain/users';
+import { createLogger } from './logger';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config);
+  for (const warning of config.warnings) logger.warn(warning);
+  const tokens = createTokenService(config.auth.jwt);
+  await tokens.ready();
+  const db = await connectDatabase(config.database);
+  if (config.auth.admin) {
+    const outcome = await ensureAdmin(createStore(db), config.auth.admin);
+    logger.info({ admin: config.auth.admin.email, outcome }, outcome === 'created' ? 'created the first admin' : 'admin account exists: left unchanged');
+  }
+  const app = buildApp({ config, db, logger, tokens });
+
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port, host: config.host, database: config.database.client }, `agent fleet API listening on http://localhost:${port}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'draining in-flight requests');
+    const force = setTimeout(() => {
+      logger.warn('shutdown timeout: closing the remaining connections');
+      server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    // Stops accepting, lets in-flight requests finish, then closes the database.
+    server.close(async () => {
+      await db.destroy();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error('agent fleet API failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

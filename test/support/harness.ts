@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { Express } from 'express';
+import knex from 'knex';
+import supertest from 'supertest';
+import { buildApp } from '../../src/app';
+import { createTokenService, type TokenService } from '../../src/auth/tokens';
+import { createStore } from '../../src/data/store';
+import type { User } from '../../src/domain/model';
+import { signUp } from '../../src/domain/users';
+import { loadConfig, type Config, type DatabaseConfig } from '../../src/config';
+import { connectDatabase, type Database } from '../../src/data/database';
+import { createLogger } from '../../src/logger';
+import { PG_TEST_URL } from './services';
+
+export type DatabaseKind = 'sqlite' | 'pg';
+export const DATABASE_KINDS: DatabaseKind[] = ['sqlite', 'pg'];
+
+export interface TestDatabase {
+  kind: DatabaseKind;
+  config: DatabaseConfig;
+  db: Database;
+  /** Options to connect a second handle to the same data (a second app instance). */
+  searchPath?: string;
+  close(): Promise<void>;
+}
+
+/** A database of its own for one test file: a temporary SQLite file, or a fresh PostgreSQL schema. */
+export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  const suffix = randomBytes(6).toString('hex');
+  if (kind === 'sqlite') {
+    const filename = path.join(os.tmpdir(), `agent-fleet-test-${suffix}.sqlite`);
+    const config: DatabaseConfig = { client: 'sqlite', filename };
+    const db = await connectDatabase(config);
+    return {
+      kind,
+      config,
+      db,
+      close: async () => {
+        await db.destroy();
+        for (const extra of ['', '-wal', '-shm']) rmSync(filename + extra, { force: true });
+      },
+    };
+  }
+  const schema = `test_${suffix}`;
+  const admin = knex({ client: 'pg', connection: PG_TEST_URL });
+  await admin.raw('create schema ??', [schema]);
+  const config: DatabaseConfig = { client: 'pg', connectionString: PG_TEST_URL };
+  const db = await connectDatabase(config, { searchPath: schema });
+  return {
+    kind,
+    config,
+    db,
+    searchPath: schema,
+    close: async () => {
+      await db.destroy();
+      await admin.raw('drop schema ?? cascade', [schema]);
+      await admin.destroy();
+    },
+  };
+}
+
+export const TEST_API_KEY = 'test-api-key-0123456789abcdef';
+export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-bytes-long';
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({ NODE_ENV: 'test', API_KEYS: TEST_API_KEY, JWT_SECRET: TEST_JWT_SECRET, PUBLIC_URL: 'http://localhost:8000' }),
+    ...overrides,
+  };
+}
+
+/** Log lines the app wrote, parsed. */
+export class LogCapture extends Writable {
+  readonly lines: Array<Record<string, unknown>> = [];
+  readonly raw: string[] = [];
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+      this.raw.push(line);
+      this.lines.push(JSON.parse(line) as Record<string, unknown>);
+    }
+    done();
+  }
+  text(): string {
+    return this.raw.join('\n');
+  }
+}
+
+export interface SignedInUser {
+  user: User;
+  password: string;
+  token: string;
+  /** A client that sends this user's bearer token on every request. */
+  http: supertest.Agent;
+}
+
+export interface TestApp {
+  app: Express;
+  config: Config;
+  /** Signed in as a plain user of its own (bearer token on every request). */
+  http: supertest.Agent;
+  /** No credential at all. */
+  anonymous: supertest.Agent;
+  user: SignedInUser;
+  tokens: TokenService;
+  database: TestDatabase;
+  logs: LogCapture;
+  /** Creates a user (role `user` unless told) and signs it in. */
+  signUp(options?: { role?: 'user' | 'admin'; email?: string; password?: string }): Promise<SignedInUser>;
+  close(): Promise<void>;
+}
+
+let userCounter = 0;
+
+export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await openTestDatabase(kind);
+  const config = testConfig({ database: database.config, logLevel: 'info', ...overrides });
+  const logs = new LogCapture();
+  const tokens = createTokenService(config.auth.jwt);
+  const app = buildApp({ config, db: database.db, logger: createLogger(config, logs), tokens });
+  const store = createStore(database.db);
+  const signUpUser: TestApp['signUp'] = async (options = {}) => {
+    userCounter += 1;
+    const password = options.password ?? `password-${userCounter}-${randomBytes(4).toString('hex')}`;
+    const email = options.email ?? `user-${userCounter}-${randomBytes(4).toString('hex')}@example.test`;
+    const user = await signUp(store, { name: `User ${userCounter}`, email, password }, options.role ?? 'user');
+    const token = (await tokens.issue(user.id)).access_token;
+    return { user, password, token, http: supertest.agent(app).set('Authorization', `Bearer ${token}`) };
+  };
+  const user = await signUpUser();
+  return {
+    app,
+    config,
+    http: user.http,
+    anonymous: supertest.agent(app),
+    user,
+    tokens,
+    database,
+    logs,
+    signUp: signUpUser,
+    close: () => database.close(),
+  };
+}
+
+const pgAvailable = () => process.env.TEST_PG_AVAILABLE !== '0';
+
+/**
+ * Runs the same suite against SQLite and PostgreSQL. `get()` gives the running app inside tests.
+ * PostgreSQL suites are skipped (reason printed by the global setup) only outside CI.
+ */
+export function describeEachDatabase(
+  title: string,
+  suite: (get: () => TestApp, kind: DatabaseKind) => void,
+  overrides: Partial<Config> = {},
+): void {
+  for (const kind of DATABASE_KINDS) {
+    const describeFn = kind === 'pg' && !pgAvailable() ? describe.skip : describe;
+    describeFn(`${title} [${kind}]`, () => {
+      let current: TestApp | undefined;
+      beforeAll(async () => {
+        current = await startTestApp(kind, overrides);
+      });
+      afterAll(async () => {
+        await current?.close();
+      });
+      suite(() => {
+        if (!current) throw new Error('test app not started');
+        return current;
+      }, kind);
+    });
+  }
+}
