@@ -1225,13 +1225,13 @@ export interface components {
         /** @description `posts` embeds each user's newest 100 posts. */
         UserInclude: "posts";
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
-        AgentFields: string;
+        AgentFields: ("id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at")[];
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
-        TaskFields: string;
+        TaskFields: ("id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at")[];
         /** @description Only these fields of each item, comma-separated (`id` is always included; `password` is write-only and never a field). */
-        UserFields: string;
+        UserFields: ("id" | "name" | "email" | "age" | "role" | "created_at" | "updated_at")[];
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
-        PostFields: string;
+        PostFields: ("id" | "user_id" | "title" | "body" | "created_at" | "updated_at")[];
         /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */
         AgentSort: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "type" | "-type" | "status" | "-status";
         /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */

@@ -15,8 +15,12 @@ import { agentRoutes } from './http/routes/agents';
 import { authRoutes } from './http/routes/auth';
 import { healthRoutes } from './http/routes/health';
 import { taskRoutes } from './http/routes/tasks';
-import { userRoutes } from './http/routes/users';
+import { v1AgentRoutes } from './http/routes/v1-agents';
+import { v1UserRoutes } from './http/routes/v1-users';
 import type { Logger } from './logger';
+import { allowCrossOrigin } from './http/cors';
+import { createRateLimiters, type RateLimitRedis } from './http/rate-limit';
+import { announceDeprecations, negotiateApiVersion } from './http/versioning';
 
 export interface AppDependencies {
   config: Config;
@@ -25,6 +29,8 @@ export interface AppDependencies {
   apiDocument?: ApiDocument;
   metrics?: Metrics;
   tokens?: TokenService;
+  /** Shared rate-limit counters (and a readiness check) when REDIS_URL is configured. */
+  redis?: RateLimitRedis;
 }
 
 /** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
@@ -35,11 +41,15 @@ export function buildApp({
   apiDocument = loadApiDocument(),
   metrics = createMetrics(),
   tokens = createTokenService(config.auth.jwt),
+  redis,
 }: AppDependencies): Express {
   const store = createStore(db);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  app.set('trust proxy', config.trustProxy);
+  // Reads set their own ETags (src/http/caching.ts); a hash of every body would mislead caches.
+  app.set('etag', false);
 
   app.use(assignRequestId, observeRequests(logger, metrics));
   app.use(
@@ -55,6 +65,12 @@ export function buildApp({
     }),
   );
 
+  app.use(allowCrossOrigin(config.corsOrigins), negotiateApiVersion);
+  const limiters = createRateLimiters(config.rateLimits, metrics, redis);
+  app.use('/api/auth/login', limiters.login);
+  app.use('/api', limiters.api);
+  app.use(limiters.root);
+
   app.get('/metrics', serveMetrics(metrics));
   app.use(createDocsRouter(apiDocument));
 
@@ -67,9 +83,9 @@ export function buildApp({
     trustedOrigins: config.auth.trustedOrigins,
     defaultSecurity: (apiDocument.security ?? []) as Array<Record<string, string[]>>,
   });
-  app.use(validateAgainst(apiDocument, { validateResponses: config.validateResponses, beforeValidation: [requireCredentials] }));
+  app.use(validateAgainst(apiDocument, { validateResponses: config.validateResponses, beforeValidation: [requireCredentials, announceDeprecations(apiDocument)] }));
 
-  app.use(healthRoutes(db), authRoutes(store, tokens), userRoutes(store), agentRoutes(store), taskRoutes(store));
+  app.use(healthRoutes(db, redis), authRoutes(store, tokens), agentRoutes(store), taskRoutes(store), v1UserRoutes(store), v1AgentRoutes(store));
 
   app.use(errorHandler(logger));
   return app;

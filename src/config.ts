@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { parseOAuthProviders, parseTokenEncryptionKey, type OAuthProviderConfig } from './oauth-config';
+
+export type { OAuthProviderConfig } from './oauth-config';
 
 export type DatabaseConfig =
   | { client: 'sqlite'; filename: string }
@@ -14,11 +17,38 @@ export interface Config {
   maxBodyBytes: number;
   validateResponses: boolean;
   shutdownTimeoutMs: number;
+  /** Origins whose pages may call the API from a browser (CORS_ORIGINS; PUBLIC_URL's by default). */
+  corsOrigins: string[];
+  /** Express's `trust proxy`: which X-Forwarded-For hops to believe when keying clients by IP. */
+  trustProxy: boolean | number | string[];
+  rateLimits: RateLimits;
+  /** Shared rate-limit counters (REDIS_URL); in process memory without it. */
+  redisUrl?: string;
   /** The service's external base URL (scheme, host, port): the origin browsers see. */
   publicUrl: string;
   auth: AuthConfig;
+  /** Third-party sign-in (OAUTH_PROVIDERS); redirect URIs are built from publicUrl. */
+  oauth: { providers: OAuthProviderConfig[] };
+  /** AES-256-GCM key (TOKEN_ENCRYPTION_KEY) for stored provider tokens and the sign-in check cookie. */
+  tokenEncryptionKey: Buffer;
   /** Things worth saying once the logger exists (ephemeral secrets and the like). */
   warnings: string[];
+}
+
+export interface RateLimit {
+  windowMs: number;
+  max: number;
+}
+
+export interface RateLimits {
+  /** Everything under /api: the specification's 100 per 15 minutes. */
+  api: RateLimit;
+  /** Failed sign-ins at /api/auth/login: 5 an hour. */
+  login: RateLimit;
+  /** The root surface (the spec sets none): generous. */
+  root: RateLimit;
+  /** Prefix of the counters' keys in Redis (several services may share one). */
+  keyPrefix: string;
 }
 
 export const JWT_ALGORITHMS = ['HS256', 'RS256', 'ES256', 'EdDSA'] as const;
@@ -81,6 +111,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const port = integer('PORT', 8000, 0, 65535);
   const publicUrl = parseOrigin('PUBLIC_URL', env.PUBLIC_URL || `http://localhost:${port}`, problems);
   const warnings: string[] = [];
+  const oauthProviders = parseOAuthProviders(env, publicUrl, cwd, problems);
   const config: Config = {
     env: nodeEnv,
     host: env.HOST || '0.0.0.0',
@@ -90,6 +121,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     maxBodyBytes: integer('MAX_BODY_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     validateResponses: boolean('VALIDATE_RESPONSES', true),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    corsOrigins: parseOrigins('CORS_ORIGINS', env.CORS_ORIGINS, publicUrl, problems),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
+    rateLimits: {
+      api: { windowMs: integer('RATE_LIMIT_API_WINDOW_MS', 15 * 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_API_MAX', 100, 1, 1_000_000) },
+      login: { windowMs: integer('RATE_LIMIT_LOGIN_WINDOW_MS', 60 * 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_LOGIN_MAX', 5, 1, 1_000_000) },
+      root: { windowMs: integer('RATE_LIMIT_ROOT_WINDOW_MS', 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_ROOT_MAX', 1000, 1, 1_000_000) },
+      keyPrefix: env.RATE_LIMIT_PREFIX || 'agent-fleet:rate-limit:',
+    },
+    redisUrl: parseRedisUrl(env.REDIS_URL, problems),
     publicUrl,
     auth: {
       jwt: parseJwt(env, nodeEnv, problems, warnings, integer('ACCESS_TOKEN_TTL', 1800, 60, 86_400)),
@@ -104,6 +144,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
           .map((origin) => parseOrigin('TRUSTED_ORIGINS', origin, problems)),
       ],
     },
+    oauth: { providers: oauthProviders },
+    tokenEncryptionKey: parseTokenEncryptionKey(env, nodeEnv, oauthProviders.length, problems, warnings),
     warnings,
   };
   if (problems.length > 0) throw new ConfigError(problems);
@@ -131,6 +173,30 @@ function parseDatabaseUrl(raw: string | undefined, cwd: string, problems: string
     problems.push(`DATABASE_URL must start with postgres://, postgresql:// or sqlite: (got scheme "${raw.split(':')[0]}")`);
   }
   return { client: 'sqlite', filename: path.resolve(cwd, DEFAULT_SQLITE_FILE) };
+}
+
+function parseOrigins(name: string, raw: string | undefined, fallback: string, problems: string[]): string[] {
+  const listed = (raw ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  return listed.length === 0 ? [fallback] : listed.map((origin) => parseOrigin(name, origin, problems));
+}
+
+/** `true`/`false`, a hop count, or a comma-separated list of proxy addresses or subnets. */
+function parseTrustProxy(raw: string | undefined, problems: string[]): boolean | number | string[] {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (entries.every((entry) => /^[0-9a-f.:]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(entry))) return entries;
+  problems.push(`TRUST_PROXY must be true, false, a hop count or a list of proxy addresses (got "${raw}")`);
+  return false;
+}
+
+function parseRedisUrl(raw: string | undefined, problems: string[]): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (/^rediss?:\/\/[^\s]+$/.test(raw)) return raw;
+  problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  return undefined;
 }
 
 function parseOrigin(name: string, raw: string, problems: string[]): string {

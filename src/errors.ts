@@ -8,7 +8,9 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
-  | 'state_conflict';
+  | 'state_conflict'
+  | 'precondition_failed'
+  | 'rate_limit_exceeded';
 
 export interface FieldProblem {
   field: string;
@@ -40,6 +42,18 @@ export const duplicate = (message: string) => new AppError('conflict', message);
 export const invalidValue = (message: string, fields: FieldProblem[]) =>
   new AppError('validation_error', message, { fields });
 
+/** A cursor that no page of this collection handed out. */
+export const invalidCursor = () =>
+  invalidValue('cursor is not valid for this collection: use meta.nextCursor of the previous page', [
+    { field: 'cursor', in: 'query', message: 'not a cursor of this collection' },
+  ]);
+
+export const preconditionFailed = () =>
+  new AppError('precondition_failed', 'The resource has changed since the If-Match version: read it again and retry');
+
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError('rate_limit_exceeded', `Too many requests: retry in ${retryAfterSeconds} s`);
+
 export const notAuthenticated = () => new AppError('unauthorized', 'Not authenticated');
 export const invalidCredentials = () => new AppError('unauthorized', 'Could not validate credentials');
 export const wrongPassword = () => new AppError('unauthorized', 'Invalid email or password');
@@ -56,5 +70,37 @@ export class OAuthError extends Error {
   ) {
     super(description);
     this.name = 'OAuthError';
+  }
+}
+
+/**
+ * Why a third-party sign-in (or a provider token refresh) failed. Never rendered as a body: the
+ * callback turns it into a redirect to the login page, and it labels logs and metrics.
+ */
+export type SignInFailureReason =
+  | 'access_denied'
+  | 'provider_error'
+  | 'invalid_state'
+  | 'invalid_return_to'
+  | 'invalid_grant'
+  | 'invalid_client'
+  | 'token_error'
+  | 'invalid_id_token'
+  | 'invalid_response'
+  | 'provider_unreachable'
+  | 'missing_email'
+  | 'account_conflict'
+  | 'not_connected'
+  | 'no_refresh_token'
+  | 'refresh_in_progress'
+  | 'internal_error';
+
+export class SignInError extends Error {
+  constructor(
+    readonly reason: SignInFailureReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SignInError';
   }
 }

@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createTokenService } from './auth/tokens';
 import { connectDatabase } from './data/database';
+import { connectRedis } from './data/redis';
 import { createStore } from './data/store';
 import { ensureAdmin } from './domain/users';
 import { createLogger } from './logger';
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
     const outcome = await ensureAdmin(createStore(db), config.auth.admin);
     logger.info({ admin: config.auth.admin.email, outcome }, outcome === 'created' ? 'created the first admin' : 'admin account exists: left unchanged');
   }
-  const app = buildApp({ config, db, logger, tokens });
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+  const app = buildApp({ config, db, logger, tokens, redis });
 
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
     // Stops accepting, lets in-flight requests finish, then closes the database.
     server.close(async () => {
       await db.destroy();
+      await redis?.close();
       logger.info('stopped');
       process.exit(0);
     });

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
-import type { Agent, AgentStatus, Page } from '../domain/model';
+import type { ListQuery, ListResult } from '../domain/collection';
+import type { Agent } from '../domain/model';
+import { runListQuery, type ColumnAllowList } from './collection-query';
 import { isId } from './ids';
 import type { RowMapper } from './row-mapper';
 
@@ -7,12 +9,19 @@ export interface AgentsRepository {
   insert(agent: Agent): Promise<Agent>;
   /** `ownerId` confines the look-up to one owner's agents (others read as missing). */
   find(id: string, options?: { lock?: boolean; ownerId?: string }): Promise<Agent | undefined>;
-  list(query: Page & { status?: AgentStatus; ownerId?: string }): Promise<Agent[]>;
+  list(query: ListQuery, ownerId?: string): Promise<ListResult<Agent>>;
   update(id: string, changes: Partial<Omit<Agent, 'id' | 'created_at' | 'owner_id'>>): Promise<Agent>;
   remove(id: string, ownerId?: string): Promise<boolean>;
 }
 
+const LISTABLE: ColumnAllowList = { name: 'text', type: 'text', status: 'text', created_at: 'time', updated_at: 'time' };
+
 export function createAgentsRepository(db: Knex | Knex.Transaction, mapper: RowMapper, canLock: boolean): AgentsRepository {
+  const scoped = (ownerId?: string) => {
+    const query = db('agents');
+    if (ownerId !== undefined) query.where({ owner_id: ownerId });
+    return query;
+  };
   return {
     async insert(agent) {
       await db('agents').insert(agent);
@@ -20,17 +29,14 @@ export function createAgentsRepository(db: Knex | Knex.Transaction, mapper: RowM
     },
     async find(id, options = {}) {
       if (!isId(id)) return undefined;
-      const query = db('agents').where({ id }).first();
-      if (options.ownerId !== undefined) query.where({ owner_id: options.ownerId });
+      const query = scoped(options.ownerId).where({ id }).first();
       if (options.lock && canLock) query.forUpdate();
       const row = await query;
       return row ? mapper.toAgent(row) : undefined;
     },
-    async list({ skip, limit, status, ownerId }) {
-      const query = db('agents').orderBy('id', 'asc').offset(skip).limit(limit);
-      if (status) query.where({ status });
-      if (ownerId !== undefined) query.where({ owner_id: ownerId });
-      return (await query).map(mapper.toAgent);
+    async list(query, ownerId) {
+      const result = await runListQuery(scoped(ownerId), query, LISTABLE);
+      return { ...result, items: result.items.map(mapper.toAgent) };
     },
     async update(id, changes) {
       const [row] = await db('agents').where({ id }).update(changes).returning('*');
@@ -39,9 +45,7 @@ export function createAgentsRepository(db: Knex | Knex.Transaction, mapper: RowM
     },
     async remove(id, ownerId) {
       if (!isId(id)) return false;
-      const query = db('agents').where({ id });
-      if (ownerId !== undefined) query.where({ owner_id: ownerId });
-      return (await query.delete()) > 0;
+      return (await scoped(ownerId).where({ id }).delete()) > 0;
     },
   };
 }

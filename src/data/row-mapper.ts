@@ -1,4 +1,5 @@
-import type { Agent, Task, User } from '../domain/model';
+import type { Identity, ProviderTokenRecord } from '../domain/identities';
+import type { Agent, Post, Task, User } from '../domain/model';
 
 /**
  * The one place that knows how SQLite and PostgreSQL return values differently: timestamps
@@ -9,6 +10,9 @@ export interface RowMapper {
   toTask(row: Record<string, unknown>): Task;
   /** Never copies the password hash. */
   toUser(row: Record<string, unknown>): User;
+  toPost(row: Record<string, unknown>): Post;
+  toIdentity(row: Record<string, unknown>): Identity;
+  toProviderToken(row: Record<string, unknown>): ProviderTokenRecord;
 }
 
 export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
@@ -23,6 +27,14 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       email: String(row.email),
       age: row.age === null || row.age === undefined ? null : Number(row.age),
       role: row.role as User['role'],
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+    }),
+    toPost: (row) => ({
+      id: String(row.id),
+      user_id: String(row.user_id),
+      title: String(row.title),
+      body: String(row.body),
       created_at: toIsoTimestamp(row.created_at),
       updated_at: toIsoTimestamp(row.updated_at),
     }),
@@ -50,6 +62,32 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       started_at: toNullableIsoTimestamp(row.started_at),
       finished_at: toNullableIsoTimestamp(row.finished_at),
     }),
+    toIdentity: (row) => ({
+      id: String(row.id),
+      user_id: String(row.user_id),
+      provider: String(row.provider),
+      subject: String(row.subject),
+      email: nullableText(row.email),
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+    }),
+    toProviderToken: (row) => ({
+      user_id: String(row.user_id),
+      provider: String(row.provider),
+      access_token: String(row.access_token),
+      refresh_token: nullableText(row.refresh_token),
+      token_type: String(row.token_type),
+      scope: nullableText(row.scope),
+      expires_at: toNullableIsoTimestamp(row.expires_at),
+      version: Number(row.version),
+      refresh_lease_owner: nullableText(row.refresh_lease_owner),
+      refresh_lease_until: toNullableIsoTimestamp(row.refresh_lease_until),
+      refreshed_at: toNullableIsoTimestamp(row.refreshed_at),
+      refresh_failed_at: toNullableIsoTimestamp(row.refresh_failed_at),
+      refresh_error: nullableText(row.refresh_error),
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+    }),
   };
 }
 
@@ -59,6 +97,10 @@ export function toIsoTimestamp(value: unknown): string {
   if (typeof value === 'number') return new Date(value).toISOString();
   if (typeof value === 'string') return new Date(value).toISOString();
   throw new TypeError(`Unexpected timestamp value of type ${typeof value}`);
+}
+
+function nullableText(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
 }
 
 function toNullableIsoTimestamp(value: unknown): string | null {

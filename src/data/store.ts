@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import { createAgentsRepository, type AgentsRepository } from './agents-repository';
 import { isPostgres, type Database } from './database';
+import { createIdentitiesRepository, type IdentitiesRepository } from './identities-repository';
+import { createPostsRepository, type PostsRepository } from './posts-repository';
+import { createProviderTokensRepository, type ProviderTokensRepository } from './provider-tokens-repository';
 import { createRowMapper } from './row-mapper';
 import { createTasksRepository, type TasksRepository } from './tasks-repository';
 import { createUsersRepository, type UsersRepository } from './users-repository';
@@ -10,6 +13,9 @@ export interface Store {
   agents: AgentsRepository;
   tasks: TasksRepository;
   users: UsersRepository;
+  posts: PostsRepository;
+  identities: IdentitiesRepository;
+  providerTokens: ProviderTokensRepository;
   /** Runs `work` in one transaction; rows read with `lock` stay locked until it ends. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
 }
@@ -20,7 +26,10 @@ export function createStore(db: Database): Store {
   const bind = (executor: Knex | Knex.Transaction, inTransaction: boolean): Store => ({
     agents: createAgentsRepository(executor, mapper, postgres),
     tasks: createTasksRepository(executor, mapper, postgres),
-    users: createUsersRepository(executor, mapper),
+    users: createUsersRepository(executor, mapper, postgres),
+    posts: createPostsRepository(executor, mapper),
+    identities: createIdentitiesRepository(executor, mapper),
+    providerTokens: createProviderTokensRepository(executor, mapper),
     transaction: (work) =>
       inTransaction ? work(bind(executor, true)) : db.transaction((trx) => work(bind(trx, true))),
   });

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
-import type { Page, Task, TaskStatus } from '../domain/model';
+import type { ListQuery, ListResult } from '../domain/collection';
+import type { Task, TaskStatus } from '../domain/model';
+import { runListQuery, type ColumnAllowList } from './collection-query';
 import { isId } from './ids';
 import { toJsonColumn, type RowMapper } from './row-mapper';
 
@@ -8,12 +10,24 @@ export type TaskChanges = Partial<Omit<Task, 'id' | 'agent_id' | 'created_at'>>;
 export interface TasksRepository {
   insert(task: Task): Promise<Task>;
   find(agentId: string, id: string, options?: { lock?: boolean }): Promise<Task | undefined>;
-  list(agentId: string, query: Page & { status?: TaskStatus }): Promise<Task[]>;
+  list(agentId: string, query: ListQuery): Promise<ListResult<Task>>;
+  /** The newest `perAgent` tasks of each agent, for embedding. */
+  newestOf(agentIds: string[], perAgent: number): Promise<Map<string, Task[]>>;
   /** Compare-and-swap: applies only while the task still has `expectedStatus`. */
   update(id: string, expectedStatus: TaskStatus, changes: TaskChanges): Promise<Task | undefined>;
   countRunning(agentId: string): Promise<number>;
   remove(agentId: string, id: string): Promise<boolean>;
 }
+
+const LISTABLE: ColumnAllowList = {
+  title: 'text',
+  status: 'text',
+  priority: 'integer',
+  created_at: 'time',
+  updated_at: 'time',
+  started_at: 'time',
+  finished_at: 'time',
+};
 
 const toColumns = (changes: TaskChanges): Record<string, unknown> => {
   const columns: Record<string, unknown> = { ...changes };
@@ -35,10 +49,19 @@ export function createTasksRepository(db: Knex | Knex.Transaction, mapper: RowMa
       const row = await query;
       return row ? mapper.toTask(row) : undefined;
     },
-    async list(agentId, { skip, limit, status }) {
-      const query = db('tasks').where({ agent_id: agentId }).orderBy('id', 'asc').offset(skip).limit(limit);
-      if (status) query.where({ status });
-      return (await query).map(mapper.toTask);
+    async list(agentId, query) {
+      const result = await runListQuery(db('tasks').where({ agent_id: agentId }), query, LISTABLE);
+      return { ...result, items: result.items.map(mapper.toTask) };
+    },
+    async newestOf(agentIds, perAgent) {
+      const byAgent = new Map<string, Task[]>(agentIds.map((id) => [id, []]));
+      if (agentIds.length === 0) return byAgent;
+      const ranked = db('tasks')
+        .select('*', db.raw('row_number() over (partition by agent_id order by id desc) as position'))
+        .whereIn('agent_id', agentIds);
+      const rows = await db.select('*').from(ranked.as('ranked')).where('position', '<=', perAgent).orderBy('id', 'desc');
+      for (const row of rows) byAgent.get(String(row.agent_id))?.push(mapper.toTask(row));
+      return byAgent;
     },
     async update(id, expectedStatus, changes) {
       const [row] = await db('tasks').where({ id, status: expectedStatus }).update(toColumns(changes)).returning('*');

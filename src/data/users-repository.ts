@@ -1,25 +1,43 @@
 import type { Knex } from 'knex';
+import type { ListQuery, ListResult } from '../domain/collection';
 import type { User, UserRecord } from '../domain/model';
+import { runListQuery, type ColumnAllowList } from './collection-query';
 import { isId } from './ids';
 import type { RowMapper } from './row-mapper';
 
+export type UserChanges = Partial<Pick<UserRecord, 'name' | 'email' | 'age' | 'password_hash' | 'updated_at'>>;
+
 export interface UsersRepository {
   insert(user: UserRecord): Promise<User>;
-  find(id: string): Promise<User | undefined>;
+  find(id: string, options?: { lock?: boolean }): Promise<User | undefined>;
   /** The one read that includes the password hash: for sign-in only. */
   findWithHashByEmail(email: string): Promise<UserRecord | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
+  list(query: ListQuery): Promise<ListResult<User>>;
+  update(id: string, changes: UserChanges): Promise<User>;
+  remove(id: string): Promise<boolean>;
 }
 
-export function createUsersRepository(db: Knex | Knex.Transaction, mapper: RowMapper): UsersRepository {
+const LISTABLE: ColumnAllowList = {
+  name: 'text',
+  email: 'text',
+  age: 'integer',
+  role: 'text',
+  created_at: 'time',
+  updated_at: 'time',
+};
+
+export function createUsersRepository(db: Knex | Knex.Transaction, mapper: RowMapper, canLock: boolean): UsersRepository {
   return {
     async insert(user) {
       await db('users').insert(user);
       return mapper.toUser(user as unknown as Record<string, unknown>);
     },
-    async find(id) {
+    async find(id, options = {}) {
       if (!isId(id)) return undefined;
-      const row = await db('users').where({ id }).first();
+      const query = db('users').where({ id }).first();
+      if (options.lock && canLock) query.forUpdate();
+      const row = await query;
       return row ? mapper.toUser(row) : undefined;
     },
     async findWithHashByEmail(email) {
@@ -29,6 +47,19 @@ export function createUsersRepository(db: Knex | Knex.Transaction, mapper: RowMa
     async findByEmail(email) {
       const row = await db('users').where({ email: email.toLowerCase() }).first();
       return row ? mapper.toUser(row) : undefined;
+    },
+    async list(query) {
+      const result = await runListQuery(db('users'), query, LISTABLE);
+      return { ...result, items: result.items.map(mapper.toUser) };
+    },
+    async update(id, changes) {
+      const [row] = await db('users').where({ id }).update(changes).returning('*');
+      if (!row) throw new Error(`user ${id} vanished inside its transaction`);
+      return mapper.toUser(row);
+    },
+    async remove(id) {
+      if (!isId(id)) return false;
+      return (await db('users').where({ id }).delete()) > 0;
     },
   };
 }

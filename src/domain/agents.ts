@@ -1,12 +1,17 @@
 import type { Store } from '../data/store';
-import { newId, now } from '../data/ids';
+import { newId, nextTimestamp, now } from '../data/ids';
 import { agentNotFound } from '../errors';
 import { ownerOf, ownerScope, type Principal } from './access';
 import { resolveOperatorStatus } from './agent-status';
-import type { Agent, AgentCreate, AgentStatus, AgentUpdate, Page } from './model';
+import type { ListQuery, ListResult } from './collection';
+import type { Agent, AgentCreate, AgentUpdate, Task } from './model';
+import { assertPrecondition, type Precondition } from './precondition';
 
-export function listAgents(store: Store, principal: Principal, query: Page & { status?: AgentStatus }): Promise<Agent[]> {
-  return store.agents.list({ ...query, ownerId: ownerScope(principal) });
+/** How many of an agent's newest tasks `include=tasks` embeds. */
+export const EMBEDDED_TASKS = 100;
+
+export function listAgents(store: Store, principal: Principal, query: ListQuery): Promise<ListResult<Agent>> {
+  return store.agents.list(query, ownerScope(principal));
 }
 
 export function createAgent(store: Store, principal: Principal, input: AgentCreate): Promise<Agent> {
@@ -27,16 +32,22 @@ export async function getAgent(store: Store, principal: Principal, id: string): 
   return (await store.agents.find(id, { ownerId: ownerScope(principal) })) ?? Promise.reject(agentNotFound());
 }
 
-/** PUT replaces what a client owns (`name`, `type`); the status belongs to the state machine. */
-export function replaceAgent(store: Store, principal: Principal, id: string, input: AgentCreate): Promise<Agent> {
-  return updateAgent(store, principal, id, { name: input.name, type: input.type });
+/** Each agent's newest tasks, for `include=tasks`. */
+export function embedTasks(store: Store, agents: Agent[]): Promise<Map<string, Task[]>> {
+  return store.tasks.newestOf(agents.map((agent) => agent.id), EMBEDDED_TASKS);
 }
 
-export function updateAgent(store: Store, principal: Principal, id: string, changes: AgentUpdate): Promise<Agent> {
+/** PUT replaces what a client owns (`name`, `type`); the status belongs to the state machine. */
+export function replaceAgent(store: Store, principal: Principal, id: string, input: AgentCreate, precondition?: Precondition<Agent>): Promise<Agent> {
+  return updateAgent(store, principal, id, { name: input.name, type: input.type }, precondition);
+}
+
+export function updateAgent(store: Store, principal: Principal, id: string, changes: AgentUpdate, precondition?: Precondition<Agent>): Promise<Agent> {
   return store.transaction(async (tx) => {
     const agent = await tx.agents.find(id, { lock: true, ownerId: ownerScope(principal) });
     if (!agent) throw agentNotFound();
-    const update: Partial<Agent> = { updated_at: now() };
+    assertPrecondition(precondition, agent);
+    const update: Partial<Agent> = { updated_at: nextTimestamp(agent.updated_at) };
     if (changes.name !== undefined) update.name = changes.name;
     if (changes.type !== undefined) update.type = changes.type;
     if (changes.status !== undefined) {
@@ -47,7 +58,12 @@ export function updateAgent(store: Store, principal: Principal, id: string, chan
   });
 }
 
-export async function deleteAgent(store: Store, principal: Principal, id: string): Promise<void> {
-  // Tasks go with it: the foreign key cascades.
-  if (!(await store.agents.remove(id, ownerScope(principal)))) throw agentNotFound();
+export function deleteAgent(store: Store, principal: Principal, id: string, precondition?: Precondition<Agent>): Promise<void> {
+  return store.transaction(async (tx) => {
+    const agent = await tx.agents.find(id, { lock: true, ownerId: ownerScope(principal) });
+    if (!agent) throw agentNotFound();
+    assertPrecondition(precondition, agent);
+    // Tasks go with it: the foreign key cascades.
+    await tx.agents.remove(id);
+  });
 }

@@ -13,10 +13,9 @@ export type TaskUpdate = Schemas['TaskUpdate'];
 export type User = Schemas['User'];
 export type UserCreate = Schemas['UserCreate'];
 export type UserRole = Schemas['UserRole'];
+export type UserReplace = Schemas['UserReplace'];
+export type UserUpdate = Schemas['UserUpdate'];
+export type Post = Schemas['Post'];
+export type PostCreate = Schemas['PostCreate'];
 /** A user as stored: with the password hash that no response ever carries. */
 export type UserRecord = User & { password_hash: string | null };
-
-export interface Page {
-  skip: number;
-  limit: number;
-}

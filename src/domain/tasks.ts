@@ -1,16 +1,18 @@
 import type { Store } from '../data/store';
 import type { TaskChanges } from '../data/tasks-repository';
-import { newId, now } from '../data/ids';
+import { newId, nextTimestamp, now } from '../data/ids';
 import { agentNotFound, invalidValue, stateConflict, taskNotFound } from '../errors';
 import { ownerScope, type Principal } from './access';
 import { canAcceptTasks, canStartTasks, statusAfterTaskStart, statusAfterTaskStop } from './agent-status';
-import type { Agent, Page, Task, TaskCreate, TaskStatus, TaskUpdate } from './model';
+import type { ListQuery, ListResult } from './collection';
+import type { Agent, Task, TaskCreate, TaskStatus, TaskUpdate } from './model';
+import { assertPrecondition, type Precondition } from './precondition';
 import { assertTaskTransition, isTerminal } from './task-status';
 
 const MAX_JSON_BYTES = 64 * 1024;
 const DEFAULT_PRIORITY = 5;
 
-export async function listTasks(store: Store, principal: Principal, agentId: string, query: Page & { status?: TaskStatus }): Promise<Task[]> {
+export async function listTasks(store: Store, principal: Principal, agentId: string, query: ListQuery): Promise<ListResult<Task>> {
   if (!(await store.agents.find(agentId, { ownerId: ownerScope(principal) }))) throw agentNotFound();
   return store.tasks.list(agentId, query);
 }
@@ -47,7 +49,14 @@ export async function getTask(store: Store, principal: Principal, agentId: strin
   return (await store.tasks.find(agentId, taskId)) ?? Promise.reject(taskNotFound());
 }
 
-export function updateTask(store: Store, principal: Principal, agentId: string, taskId: string, patch: TaskUpdate): Promise<Task> {
+export function updateTask(
+  store: Store,
+  principal: Principal,
+  agentId: string,
+  taskId: string,
+  patch: TaskUpdate,
+  precondition?: Precondition<Task>,
+): Promise<Task> {
   assertJsonSize('result', patch.result);
   return store.transaction(async (tx) => {
     // Lock order is always agent, then task: transitions of one agent's tasks serialise here.
@@ -55,6 +64,7 @@ export function updateTask(store: Store, principal: Principal, agentId: string, 
     if (!agent) throw agentNotFound();
     const task = await tx.tasks.find(agentId, taskId, { lock: true });
     if (!task) throw taskNotFound();
+    assertPrecondition(precondition, task);
 
     const changes = planTaskChanges(agent, task, patch);
     const updated = await tx.tasks.update(task.id, task.status, changes);
@@ -65,12 +75,14 @@ export function updateTask(store: Store, principal: Principal, agentId: string, 
   });
 }
 
-export function deleteTask(store: Store, principal: Principal, agentId: string, taskId: string): Promise<void> {
+export function deleteTask(store: Store, principal: Principal, agentId: string, taskId: string, precondition?: Precondition<Task>): Promise<void> {
   return store.transaction(async (tx) => {
     const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
     if (!agent) throw agentNotFound();
     const task = await tx.tasks.find(agentId, taskId, { lock: true });
-    if (!task || !(await tx.tasks.remove(agentId, taskId))) throw taskNotFound();
+    if (!task) throw taskNotFound();
+    assertPrecondition(precondition, task);
+    if (!(await tx.tasks.remove(agentId, taskId))) throw taskNotFound();
     if (task.status === 'running') await followTaskStatus(tx, agent, 'running', 'cancelled');
   });
 }
@@ -95,7 +107,7 @@ function planTaskChanges(agent: Agent, task: Task, patch: TaskUpdate): TaskChang
     throw stateConflict(`${edits.join(', ')} can only change while the task is queued`, { status: task.status });
   }
 
-  const timestamp = now();
+  const timestamp = nextTimestamp(task.updated_at);
   const changes: TaskChanges = { updated_at: timestamp };
   for (const field of edits) Object.assign(changes, { [field]: patch[field] });
 
@@ -120,7 +132,7 @@ async function followTaskStatus(tx: Store, agent: Agent, from: TaskStatus, to: T
   let status = agent.status;
   if (to === 'running') status = statusAfterTaskStart(agent.status);
   else if (from === 'running') status = statusAfterTaskStop(agent.status, await tx.tasks.countRunning(agent.id));
-  if (status !== agent.status) await tx.agents.update(agent.id, { status, updated_at: now() });
+  if (status !== agent.status) await tx.agents.update(agent.id, { status, updated_at: nextTimestamp(agent.updated_at) });
 }
 
 function assertJsonSize(field: string, value: unknown): void {

@@ -1,38 +1,32 @@
 import { checkPassword, hashPassword } from '../auth/passwords';
+import type { UserChanges } from '../data/users-repository';
 import { isUniqueViolation } from '../data/users-repository';
 import type { Store } from '../data/store';
-import { newId, now } from '../data/ids';
-import { duplicate, invalidValue, wrongPassword } from '../errors';
-import type { User, UserCreate, UserRole } from './model';
+import { newId, nextTimestamp, now } from '../data/ids';
+import { duplicate, forbidden, invalidValue, userNotFound, wrongPassword } from '../errors';
+import type { Principal } from './access';
+import type { ListQuery, ListResult } from './collection';
+import type { Post, User, UserCreate, UserReplace, UserRole, UserUpdate } from './model';
+import { assertPrecondition, type Precondition } from './precondition';
 
 const MAX_NAME = 100;
+/** How many of a user's newest posts `include=posts` embeds. */
+export const EMBEDDED_POSTS = 100;
 
 export async function signUp(store: Store, input: UserCreate, role: UserRole = 'user'): Promise<User> {
-  const name = input.name.trim();
-  if (name.length === 0 || [...name].length > MAX_NAME) {
-    throw invalidValue(`name must be 1 to ${MAX_NAME} characters once trimmed`, [
-      { field: 'name', in: 'body', message: `must be 1 to ${MAX_NAME} characters once trimmed` },
-    ]);
-  }
-  const email = input.email.trim().toLowerCase();
-  if (await store.users.findByEmail(email)) throw duplicate('A user with this email already exists');
   const timestamp = now();
-  try {
-    return await store.users.insert({
+  return withUniqueEmail(async () =>
+    store.users.insert({
       id: newId(),
-      name,
-      email,
+      name: normaliseName(input.name),
+      email: normaliseEmail(input.email),
       age: input.age ?? null,
       role,
       password_hash: await hashPassword(input.password),
       created_at: timestamp,
       updated_at: timestamp,
-    });
-  } catch (error) {
-    // Two sign-ups with one e-mail at once: the unique index decides.
-    if (isUniqueViolation(error)) throw duplicate('A user with this email already exists');
-    throw error;
-  }
+    }),
+  );
 }
 
 export function findUser(store: Store, id: string): Promise<User | undefined> {
@@ -48,6 +42,61 @@ export async function authenticateUser(store: Store, email: string, password: st
   return user;
 }
 
+/** Listing users is for admins only. */
+export function listUsers(store: Store, principal: Principal, query: ListQuery): Promise<ListResult<User>> {
+  if (principal.kind !== 'user' || principal.user.role !== 'admin') throw forbidden('Only admins list users');
+  return store.users.list(query);
+}
+
+/** A user reaches only themself (anyone else reads as missing); admins reach everyone. */
+export async function getUser(store: Store, principal: Principal, id: string): Promise<User> {
+  assertUserPrincipal(principal);
+  if (!mayManage(principal, id)) throw userNotFound();
+  return (await store.users.find(id)) ?? Promise.reject(userNotFound());
+}
+
+export function embedPosts(store: Store, users: User[]): Promise<Map<string, Post[]>> {
+  return store.posts.newestOf(users.map((user) => user.id), EMBEDDED_POSTS);
+}
+
+/** PUT: `name`, `email` and `age` replaced (absent age: null); the password only when given. */
+export function replaceUser(store: Store, principal: Principal, id: string, input: UserReplace, precondition?: Precondition<User>): Promise<User> {
+  return updateUser(store, principal, id, { age: null, ...input }, precondition);
+}
+
+export function updateUser(store: Store, principal: Principal, id: string, patch: UserUpdate, precondition?: Precondition<User>): Promise<User> {
+  assertUserPrincipal(principal);
+  if (!mayManage(principal, id)) throw userNotFound();
+  return withUniqueEmail(() =>
+    store.transaction(async (tx) => {
+      const user = await tx.users.find(id, { lock: true });
+      if (!user) throw userNotFound();
+      assertPrecondition(precondition, user);
+      const changes: UserChanges = { updated_at: nextTimestamp(user.updated_at) };
+      if (patch.name !== undefined) changes.name = normaliseName(patch.name);
+      if (patch.email !== undefined) changes.email = normaliseEmail(patch.email);
+      if (patch.age !== undefined) changes.age = patch.age;
+      if (patch.password !== undefined) changes.password_hash = await hashPassword(patch.password);
+      if (changes.email !== undefined && changes.email !== user.email && (await tx.users.findByEmail(changes.email))) {
+        throw duplicate('A user with this email already exists');
+      }
+      return tx.users.update(id, changes);
+    }),
+  );
+}
+
+/** Deletes the user with their posts, agents and the agents' tasks (foreign keys cascade). */
+export function deleteUser(store: Store, principal: Principal, id: string, precondition?: Precondition<User>): Promise<void> {
+  assertUserPrincipal(principal);
+  if (!mayManage(principal, id)) throw userNotFound();
+  return store.transaction(async (tx) => {
+    const user = await tx.users.find(id, { lock: true });
+    if (!user) throw userNotFound();
+    assertPrecondition(precondition, user);
+    await tx.users.remove(id);
+  });
+}
+
 /**
  * Creates the configured first admin when no user has that e-mail. An existing user is left
  * exactly as it is: configuration never changes an account silently.
@@ -59,6 +108,36 @@ export async function ensureAdmin(store: Store, admin: { email: string; password
     return 'created';
   } catch (error) {
     if ((error as { code?: string }).code === 'conflict') return 'exists';
+    throw error;
+  }
+}
+
+export function mayManage(principal: Principal, userId: string): boolean {
+  return principal.kind === 'user' && (principal.user.role === 'admin' || principal.user.id === userId);
+}
+
+function assertUserPrincipal(principal: Principal): asserts principal is Extract<Principal, { kind: 'user' }> {
+  if (principal.kind !== 'user') throw forbidden('An API key is a service principal, not a user');
+}
+
+function normaliseName(raw: string): string {
+  const name = raw.trim();
+  if (name.length === 0 || [...name].length > MAX_NAME) {
+    throw invalidValue(`name must be 1 to ${MAX_NAME} characters once trimmed`, [
+      { field: 'name', in: 'body', message: `must be 1 to ${MAX_NAME} characters once trimmed` },
+    ]);
+  }
+  return name;
+}
+
+const normaliseEmail = (raw: string): string => raw.trim().toLowerCase();
+
+/** Two writes with one e-mail at once: the unique index decides, and the loser gets 409. */
+async function withUniqueEmail<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate('A user with this email already exists');
     throw error;
   }
 }

@@ -1,8 +1,25 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router } from 'express';
 import swaggerUi from 'swagger-ui-express';
 
-const REDOC_BUNDLE = path.dirname(require.resolve('redoc/bundles/redoc.standalone.js'));
+const REDOC_STANDALONE = require.resolve('redoc/bundles/redoc.standalone.js');
+const REDOC_BUNDLE = path.dirname(REDOC_STANDALONE);
+
+// ReDoc 2 always shows its "API docs by Redocly" credit with a logo from Redocly's CDN (no option
+// turns it off): the CSP blocks it and the browser reports a violation. The credit keeps its text and
+// link; its logo becomes a transparent inline image.
+const REDOCLY_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const TRANSPARENT_PIXEL = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
+const SWAGGER_UI_OPTIONS = {
+  url: '/openapi.json',
+  persistAuthorization: false,
+  tryItOutEnabled: false,
+  // Otherwise, on any host but localhost, Swagger UI shows a badge image from validator.swagger.io:
+  // a third-party request (carrying this document's URL) that the CSP blocks.
+  validatorUrl: null,
+};
 
 // No inline script: the page passes the service's own Content-Security-Policy.
 const REDOC_PAGE = `<!doctype html>
@@ -11,6 +28,7 @@ const REDOC_PAGE = `<!doctype html>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>agent fleet API reference</title>
+    <link rel="icon" type="image/png" href="docs/favicon-32x32.png">
   </head>
   <body>
     <redoc spec-url="openapi.json"></redoc>
@@ -23,19 +41,21 @@ const REDOC_PAGE = `<!doctype html>
 export function createDocsRouter(apiDocument: object): Router {
   const router = Router();
   const documentJson = JSON.stringify(apiDocument);
+  const redocScript = readFileSync(REDOC_STANDALONE, 'utf8').replace(REDOCLY_CDN_LOGO, TRANSPARENT_PIXEL);
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').set('Cache-Control', 'no-cache').send(documentJson);
   });
+  // serveFiles writes swagger-ui-init.js (where the options take effect); setup only writes the page.
   router.use(
     '/docs',
-    swaggerUi.serveFiles(undefined, { swaggerOptions: { url: '/openapi.json' } }),
-    swaggerUi.setup(undefined, {
-      customSiteTitle: 'agent fleet API',
-      swaggerOptions: { url: '/openapi.json', persistAuthorization: false, tryItOutEnabled: false },
-    }),
+    swaggerUi.serveFiles(undefined, { swaggerOptions: SWAGGER_UI_OPTIONS }),
+    swaggerUi.setup(undefined, { customSiteTitle: 'agent fleet API', swaggerOptions: SWAGGER_UI_OPTIONS }),
   );
   router.get('/redoc', (_req, res) => {
     res.type('html').send(REDOC_PAGE);
+  });
+  router.get('/redoc/redoc.standalone.js', (_req, res) => {
+    res.type('text/javascript').set('Cache-Control', 'public, max-age=3600').send(redocScript);
   });
   router.use('/redoc', express.static(REDOC_BUNDLE, { index: false, maxAge: '1h' }));
   return router;

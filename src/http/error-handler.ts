@@ -27,6 +27,8 @@ const STATUS_OF: Record<AppError['code'], number> = {
   not_found: 404,
   conflict: 409,
   state_conflict: 409,
+  precondition_failed: 412,
+  rate_limit_exceeded: 429,
 };
 
 /** express.json's own failures carry a `type` naming what went wrong. */

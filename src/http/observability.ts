@@ -8,6 +8,12 @@ export interface Metrics {
   duration: Histogram<'method' | 'route' | 'status_class'>;
   requests: Counter<'method' | 'route' | 'status'>;
   requestSize: Histogram<'method' | 'route'>;
+  rateLimitHits: Counter<'limiter'>;
+  /** Third-party sign-in: the specification's authentication callback alert signals. */
+  authCallbackFailures: Counter<'provider' | 'reason'>;
+  authStateValidationFailures: Counter<'provider'>;
+  authTokenRefreshFailures: Counter<'provider'>;
+  authInvalidProviderResponses: Counter<'provider'>;
 }
 
 /** One registry per app, so several apps in one process (tests) keep separate counts. */
@@ -34,6 +40,36 @@ export function createMetrics(): Metrics {
       help: 'Request body sizes (Content-Length), by route.',
       labelNames: ['method', 'route'],
       buckets: [0, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000],
+      registers: [registry],
+    }),
+    rateLimitHits: new Counter({
+      name: 'rate_limit_hits_total',
+      help: 'Requests refused with 429, by limiter (api, login, root).',
+      labelNames: ['limiter'],
+      registers: [registry],
+    }),
+    authCallbackFailures: new Counter({
+      name: 'auth_callback_failures_total',
+      help: 'Third-party sign-in callbacks that did not sign anyone in, by provider and reason (reason="access_denied" is a user who cancelled).',
+      labelNames: ['provider', 'reason'],
+      registers: [registry],
+    }),
+    authStateValidationFailures: new Counter({
+      name: 'auth_state_validation_failures_total',
+      help: 'Sign-in callbacks whose state was missing, different or from another provider (possible CSRF), by provider.',
+      labelNames: ['provider'],
+      registers: [registry],
+    }),
+    authTokenRefreshFailures: new Counter({
+      name: 'auth_token_refresh_failures_total',
+      help: 'Failed refreshes of stored provider access tokens, by provider.',
+      labelNames: ['provider'],
+      registers: [registry],
+    }),
+    authInvalidProviderResponses: new Counter({
+      name: 'auth_invalid_provider_responses_total',
+      help: 'Provider answers that could not be used (malformed responses, ID tokens failing verification), by provider.',
+      labelNames: ['provider'],
       registers: [registry],
     }),
   };

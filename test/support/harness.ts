@@ -68,7 +68,16 @@ export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-bytes-long';
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
-    ...loadConfig({ NODE_ENV: 'test', API_KEYS: TEST_API_KEY, JWT_SECRET: TEST_JWT_SECRET, PUBLIC_URL: 'http://localhost:8000' }),
+    ...loadConfig({
+      NODE_ENV: 'test',
+      API_KEYS: TEST_API_KEY,
+      JWT_SECRET: TEST_JWT_SECRET,
+      PUBLIC_URL: 'http://localhost:8000',
+      // Suites make hundreds of requests from one address; the rate-limit suite sets its own limits.
+      RATE_LIMIT_API_MAX: '1000000',
+      RATE_LIMIT_LOGIN_MAX: '1000000',
+      RATE_LIMIT_ROOT_MAX: '1000000',
+    }),
     ...overrides,
   };
 }

@@ -1,10 +1,16 @@
 import type { Knex } from 'knex';
 import * as initialSchema from './001-initial-schema';
+import * as posts from './002-posts';
+import * as oauth from './003-oauth';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
 // Listed in code rather than read from a folder, so the same list runs from src/ and dist/.
-const migrations: Array<[string, Migration]> = [['001-initial-schema', initialSchema]];
+const migrations: Array<[string, Migration]> = [
+  ['001-initial-schema', initialSchema],
+  ['002-posts', posts],
+  ['003-oauth', oauth],
+];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: async () => migrations.map(([, migration]) => migration),

@@ -1,29 +1,36 @@
 import { Router } from 'express';
 import type { Store } from '../../data/store';
 import * as agents from '../../domain/agents';
+import { offsetQuery } from '../../domain/collection';
+import type { Agent } from '../../domain/model';
 import { principalOf } from '../authenticate';
+import { contentTag, ifMatch, newestChange, sendRead, tagWrite, versionTag } from '../caching';
 import type { Handler } from '../typed-handler';
 
 export function agentRoutes(store: Store): Router {
   const list: Handler<'listAgents'> = async (req, res) => {
     const { skip = 0, limit = 100, status } = req.query;
-    res.json(await agents.listAgents(store, principalOf(req), { skip, limit, status }));
+    const { items } = await agents.listAgents(store, principalOf(req), offsetQuery(skip, limit, status));
+    sendRead(res, items, { etag: contentTag(items), lastModified: newestChange(items) });
   };
   const create: Handler<'createAgent'> = async (req, res) => {
     const agent = await agents.createAgent(store, principalOf(req), req.body);
-    res.status(201).location(`/agents/${agent.id}`).json(agent);
+    tagWrite(res, agent).status(201).location(`/agents/${agent.id}`).json(agent);
   };
   const read: Handler<'getAgent'> = async (req, res) => {
-    res.json(await agents.getAgent(store, principalOf(req), req.params.agent_id));
+    const agent = await agents.getAgent(store, principalOf(req), req.params.agent_id);
+    sendRead(res, agent, { etag: versionTag(agent), lastModified: agent.updated_at });
   };
   const replace: Handler<'replaceAgent'> = async (req, res) => {
-    res.json(await agents.replaceAgent(store, principalOf(req), req.params.agent_id, req.body));
+    const agent = await agents.replaceAgent(store, principalOf(req), req.params.agent_id, req.body, ifMatch<Agent>(req.get('if-match')));
+    tagWrite(res, agent).json(agent);
   };
   const update: Handler<'updateAgent'> = async (req, res) => {
-    res.json(await agents.updateAgent(store, principalOf(req), req.params.agent_id, req.body));
+    const agent = await agents.updateAgent(store, principalOf(req), req.params.agent_id, req.body, ifMatch<Agent>(req.get('if-match')));
+    tagWrite(res, agent).json(agent);
   };
   const remove: Handler<'deleteAgent'> = async (req, res) => {
-    await agents.deleteAgent(store, principalOf(req), req.params.agent_id);
+    await agents.deleteAgent(store, principalOf(req), req.params.agent_id, ifMatch<Agent>(req.get('if-match')));
     res.status(204).end();
   };
 

@@ -1,26 +1,32 @@
 import { Router } from 'express';
 import type { Store } from '../../data/store';
+import { offsetQuery } from '../../domain/collection';
+import type { Task } from '../../domain/model';
 import * as tasks from '../../domain/tasks';
 import { principalOf } from '../authenticate';
+import { contentTag, ifMatch, newestChange, sendRead, tagWrite, versionTag } from '../caching';
 import type { Handler } from '../typed-handler';
 
 export function taskRoutes(store: Store): Router {
   const list: Handler<'listTasks'> = async (req, res) => {
     const { skip = 0, limit = 100, status } = req.query;
-    res.json(await tasks.listTasks(store, principalOf(req), req.params.agent_id, { skip, limit, status }));
+    const { items } = await tasks.listTasks(store, principalOf(req), req.params.agent_id, offsetQuery(skip, limit, status));
+    sendRead(res, items, { etag: contentTag(items), lastModified: newestChange(items) });
   };
   const create: Handler<'createTask'> = async (req, res) => {
     const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body);
-    res.status(201).location(`/agents/${task.agent_id}/tasks/${task.id}`).json(task);
+    tagWrite(res, task).status(201).location(`/agents/${task.agent_id}/tasks/${task.id}`).json(task);
   };
   const read: Handler<'getTask'> = async (req, res) => {
-    res.json(await tasks.getTask(store, principalOf(req), req.params.agent_id, req.params.task_id));
+    const task = await tasks.getTask(store, principalOf(req), req.params.agent_id, req.params.task_id);
+    sendRead(res, task, { etag: versionTag(task), lastModified: task.updated_at });
   };
   const update: Handler<'updateTask'> = async (req, res) => {
-    res.json(await tasks.updateTask(store, principalOf(req), req.params.agent_id, req.params.task_id, req.body));
+    const task = await tasks.updateTask(store, principalOf(req), req.params.agent_id, req.params.task_id, req.body, ifMatch<Task>(req.get('if-match')));
+    tagWrite(res, task).json(task);
   };
   const remove: Handler<'deleteTask'> = async (req, res) => {
-    await tasks.deleteTask(store, principalOf(req), req.params.agent_id, req.params.task_id);
+    await tasks.deleteTask(store, principalOf(req), req.params.agent_id, req.params.task_id, ifMatch<Task>(req.get('if-match')));
     res.status(204).end();
   };
 

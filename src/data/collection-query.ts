@@ -1,0 +1,97 @@
+import type { Knex } from 'knex';
+import type { FilterOp, ListQuery, ListResult } from '../domain/collection';
+import { invalidCursor } from '../errors';
+import { isId } from './ids';
+
+/** How a column compares: the filter value is normalised to the stored form before binding. */
+export type ColumnKind = 'text' | 'time' | 'integer';
+
+/** The columns a collection may be filtered and sorted on; nothing else ever reaches SQL. */
+export type ColumnAllowList = Readonly<Record<string, ColumnKind>>;
+
+const OPERATORS: Record<Exclude<FilterOp, 'in'>, string> = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+/**
+ * Applies filters, order and one page window to `base` (already scoped to what the caller may
+ * see) and runs it. Rows come back raw: the repository maps them.
+ *
+ * Cursor pages are keyset pages on (sort column, id): stable while items are added. Sorting by
+ * `created_at` orders by id alone, since ids are time-ordered UUIDv7: a cursor then stays valid
+ * even after its item is deleted.
+ */
+export async function runListQuery(
+  base: Knex.QueryBuilder,
+  query: ListQuery,
+  columns: ColumnAllowList,
+): Promise<ListResult<Record<string, unknown>>> {
+  const filtered = base.clone();
+  for (const filter of query.filters) {
+    const kind = columnKind(columns, filter.field);
+    if (filter.op === 'in') {
+      filtered.whereIn(filter.field, String(filter.value).split(',').map((value) => toStored(kind, value)));
+    } else {
+      filtered.where(filter.field, OPERATORS[filter.op], toStored(kind, filter.value));
+    }
+  }
+
+  const byId = query.sort.field === 'created_at' || query.sort.field === 'id';
+  const sortColumn = byId ? 'id' : query.sort.field;
+  if (!byId) columnKind(columns, sortColumn);
+  const direction = query.sort.descending ? 'desc' : 'asc';
+  const ordered = filtered.clone().orderBy(byId ? [{ column: 'id', order: direction }] : [
+    { column: sortColumn, order: direction },
+    { column: 'id', order: direction },
+  ]);
+
+  const { window } = query;
+  switch (window.kind) {
+    case 'offset':
+      return { items: await ordered.offset(window.skip).limit(window.limit), hasMore: false };
+    case 'page': {
+      const [count] = await filtered.clone().clearSelect().count({ n: '*' });
+      const items = await ordered.offset((window.page - 1) * window.limit).limit(window.limit);
+      return { items, hasMore: window.page * window.limit < Number(count?.n ?? 0), total: Number(count?.n ?? 0) };
+    }
+    case 'cursor': {
+      if (window.after !== undefined) await applyKeyset(ordered, base, window.after, sortColumn, byId, query.sort.descending);
+      const rows = await ordered.limit(window.limit + 1);
+      return { items: rows.slice(0, window.limit), hasMore: rows.length > window.limit };
+    }
+  }
+}
+
+async function applyKeyset(
+  query: Knex.QueryBuilder,
+  base: Knex.QueryBuilder,
+  after: string,
+  sortColumn: string,
+  byId: boolean,
+  descending: boolean,
+): Promise<void> {
+  if (!isId(after)) throw invalidCursor();
+  const beyond = descending ? '<' : '>';
+  if (byId) {
+    query.where('id', beyond, after);
+    return;
+  }
+  // The cursor item's own sort value places the page; it must be an item of this collection.
+  const anchor = await base.clone().clearSelect().select(sortColumn).where({ id: after }).first();
+  if (!anchor) throw invalidCursor();
+  const value = anchor[sortColumn];
+  query.where((keyset) => {
+    keyset.where(sortColumn, beyond, value).orWhere((tie) => tie.where(sortColumn, value).andWhere('id', beyond, after));
+  });
+}
+
+function columnKind(columns: ColumnAllowList, field: string): ColumnKind {
+  const kind = columns[field];
+  if (!kind) throw new Error(`"${field}" is not a listable column here: api.yaml and the repository disagree`);
+  return kind;
+}
+
+/** Timestamps are stored as ISO 8601 UTC text with milliseconds (SQLite) or timestamptz (pg). */
+function toStored(kind: ColumnKind, value: string | number): string | number {
+  if (kind === 'integer') return Number(value);
+  if (kind === 'time') return new Date(value).toISOString();
+  return String(value);
+}

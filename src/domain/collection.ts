@@ -1,0 +1,41 @@
+/** How a caller asks for part of a collection; both surfaces translate their query into this. */
+export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in';
+
+export interface Filter {
+  field: string;
+  op: FilterOp;
+  /** For `in`, a comma-separated list. */
+  value: string | number;
+}
+
+export interface Sort {
+  field: string;
+  descending: boolean;
+}
+
+export type Window =
+  | { kind: 'offset'; skip: number; limit: number }
+  | { kind: 'page'; page: number; limit: number }
+  | { kind: 'cursor'; after?: string; limit: number };
+
+export interface ListQuery {
+  filters: Filter[];
+  sort: Sort;
+  window: Window;
+}
+
+export interface ListResult<T> {
+  items: T[];
+  hasMore: boolean;
+  /** Page-numbered windows only. */
+  total?: number;
+}
+
+/** The root surface's `skip`/`limit`/`status`: oldest first. */
+export function offsetQuery(skip: number, limit: number, status?: string): ListQuery {
+  return {
+    filters: status === undefined ? [] : [{ field: 'status', op: 'eq', value: status }],
+    sort: { field: 'created_at', descending: false },
+    window: { kind: 'offset', skip, limit },
+  };
+}

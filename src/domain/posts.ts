@@ -1,0 +1,28 @@
+import { newId, now } from '../data/ids';
+import type { Store } from '../data/store';
+import { forbidden, userNotFound } from '../errors';
+import type { Principal } from './access';
+import type { ListQuery, ListResult } from './collection';
+import type { Post, PostCreate } from './model';
+import { mayManage } from './users';
+
+/** Any signed-in principal reads posts. */
+export async function listPosts(store: Store, userId: string, query: ListQuery): Promise<ListResult<Post>> {
+  if (!(await store.users.find(userId))) throw userNotFound();
+  return store.posts.list(userId, query);
+}
+
+/** Only the author (or an admin) writes a user's posts. */
+export async function createPost(store: Store, principal: Principal, userId: string, input: PostCreate): Promise<Post> {
+  if (!(await store.users.find(userId))) throw userNotFound();
+  if (!mayManage(principal, userId)) throw forbidden("Only the user (or an admin) writes the user's posts");
+  const timestamp = now();
+  return store.posts.insert({
+    id: newId(),
+    user_id: userId,
+    title: input.title,
+    body: input.body ?? '',
+    created_at: timestamp,
+    updated_at: timestamp,
+  });
+}

@@ -1,0 +1,43 @@
+import type { Filter, FilterOp, ListQuery, ListResult, Window } from '../domain/collection';
+
+/** The conventions surface's collection parameters, as the validator leaves them. */
+export interface CollectionParams {
+  cursor?: string;
+  page?: number;
+  limit?: number;
+  status?: string;
+  sort?: string;
+  filter?: Record<string, Record<string, string | number> | undefined>;
+}
+
+/**
+ * Turns validated query parameters into a ListQuery. api.yaml's enums and schemas are the
+ * allow-lists: nothing reaches here that they did not accept.
+ */
+export function toListQuery(params: CollectionParams, windowKind: 'page' | 'cursor', defaultSort: string): ListQuery {
+  const sort = params.sort ?? defaultSort;
+  const limit = params.limit ?? 20;
+  const window: Window =
+    windowKind === 'page' ? { kind: 'page', page: params.page ?? 1, limit } : { kind: 'cursor', after: params.cursor, limit };
+  const filters: Filter[] = [];
+  if (params.status !== undefined) filters.push({ field: 'status', op: 'eq', value: params.status });
+  for (const [field, operators] of Object.entries(params.filter ?? {})) {
+    for (const [op, value] of Object.entries(operators ?? {})) filters.push({ field, op: op as FilterOp, value });
+  }
+  return { filters, sort: { field: sort.replace(/^-/, ''), descending: sort.startsWith('-') }, window };
+}
+
+/** Only the named fields of an item (sparse fieldsets); `id` always stays. */
+export function pickFields<T extends { id: string }>(item: T, fields: readonly string[] | undefined): Partial<T> {
+  if (!fields || fields.length === 0) return item;
+  const picked: Partial<T> = {};
+  for (const key of new Set(['id', ...fields])) {
+    if (key in item) picked[key as keyof T] = item[key as keyof T];
+  }
+  return picked;
+}
+
+/** The cursor envelope's meta: `nextCursor` is the id of the last item when more exist. */
+export function cursorMeta(page: ListResult<{ id: string }>): { nextCursor: string | null; hasMore: boolean } {
+  return { nextCursor: page.hasMore ? (page.items.at(-1)?.id ?? null) : null, hasMore: page.hasMore };
+}

@@ -1,0 +1,89 @@
+import { Router } from 'express';
+import type { Store } from '../../data/store';
+import * as agents from '../../domain/agents';
+import * as tasks from '../../domain/tasks';
+import type { Agent, Task } from '../../domain/model';
+import { principalOf } from '../authenticate';
+import { contentTag, ifMatch, newestChange, sendRead, tagWrite, versionTag } from '../caching';
+import { cursorMeta, pickFields, toListQuery } from '../collection-params';
+import { envelope } from '../envelope';
+import type { Handler } from '../typed-handler';
+
+/** The conventions surface over the same agents and tasks as the root surface. */
+export function v1AgentRoutes(store: Store): Router {
+  const withTasks = async (list: Agent[], include: string | undefined) => {
+    if (include !== 'tasks') return list;
+    const embedded = await agents.embedTasks(store, list);
+    return list.map((agent) => ({ ...agent, tasks: embedded.get(agent.id) ?? [] }));
+  };
+
+  const listAgents: Handler<'listAgentsV1'> = async (req, res) => {
+    const { fields, include } = req.query;
+    const page = await agents.listAgents(store, principalOf(req), toListQuery(req.query, 'cursor', '-created_at'));
+    const data = (await withTasks(page.items, include)).map((agent) => pickFields(agent, fields));
+    const body = { data, meta: cursorMeta(page) };
+    sendRead(res, body, { etag: contentTag(body), lastModified: newestChange(page.items) });
+  };
+  const createAgent: Handler<'createAgentV1'> = async (req, res) => {
+    const agent = await agents.createAgent(store, principalOf(req), req.body);
+    tagWrite(res, agent).status(201).location(`/api/v1/agents/${agent.id}`).json(envelope(agent));
+  };
+  const getAgent: Handler<'getAgentV1'> = async (req, res) => {
+    const { fields, include } = req.query;
+    const agent = await agents.getAgent(store, principalOf(req), req.params.agent_id);
+    const [shaped] = await withTasks([agent], include);
+    const data = pickFields(shaped ?? agent, fields);
+    const etag = fields || include ? contentTag(data) : versionTag(agent);
+    sendRead(res, envelope(data), { etag, lastModified: agent.updated_at });
+  };
+  const replaceAgent: Handler<'replaceAgentV1'> = async (req, res) => {
+    const agent = await agents.replaceAgent(store, principalOf(req), req.params.agent_id, req.body, ifMatch<Agent>(req.get('if-match')));
+    tagWrite(res, agent).json(envelope(agent));
+  };
+  const updateAgent: Handler<'updateAgentV1'> = async (req, res) => {
+    const agent = await agents.updateAgent(store, principalOf(req), req.params.agent_id, req.body, ifMatch<Agent>(req.get('if-match')));
+    tagWrite(res, agent).json(envelope(agent));
+  };
+  const deleteAgent: Handler<'deleteAgentV1'> = async (req, res) => {
+    await agents.deleteAgent(store, principalOf(req), req.params.agent_id, ifMatch<Agent>(req.get('if-match')));
+    res.status(204).end();
+  };
+
+  const listTasks: Handler<'listTasksV1'> = async (req, res) => {
+    const page = await tasks.listTasks(store, principalOf(req), req.params.agent_id, toListQuery(req.query, 'cursor', '-created_at'));
+    const data = page.items.map((task) => pickFields(task, req.query.fields));
+    const body = { data, meta: cursorMeta(page) };
+    sendRead(res, body, { etag: contentTag(body), lastModified: newestChange(page.items) });
+  };
+  const createTask: Handler<'createTaskV1'> = async (req, res) => {
+    const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body);
+    tagWrite(res, task).status(201).location(`/api/v1/agents/${task.agent_id}/tasks/${task.id}`).json(envelope(task));
+  };
+  const getTask: Handler<'getTaskV1'> = async (req, res) => {
+    const task = await tasks.getTask(store, principalOf(req), req.params.agent_id, req.params.task_id);
+    const data = pickFields(task, req.query.fields);
+    sendRead(res, envelope(data), { etag: req.query.fields ? contentTag(data) : versionTag(task), lastModified: task.updated_at });
+  };
+  const updateTask: Handler<'updateTaskV1'> = async (req, res) => {
+    const { agent_id: agentId, task_id: taskId } = req.params;
+    const task = await tasks.updateTask(store, principalOf(req), agentId, taskId, req.body, ifMatch<Task>(req.get('if-match')));
+    tagWrite(res, task).json(envelope(task));
+  };
+  const deleteTask: Handler<'deleteTaskV1'> = async (req, res) => {
+    await tasks.deleteTask(store, principalOf(req), req.params.agent_id, req.params.task_id, ifMatch<Task>(req.get('if-match')));
+    res.status(204).end();
+  };
+
+  return Router()
+    .get('/api/v1/agents', listAgents)
+    .post('/api/v1/agents', createAgent)
+    .get('/api/v1/agents/:agent_id', getAgent)
+    .put('/api/v1/agents/:agent_id', replaceAgent)
+    .patch('/api/v1/agents/:agent_id', updateAgent)
+    .delete('/api/v1/agents/:agent_id', deleteAgent)
+    .get('/api/v1/agents/:agent_id/tasks', listTasks)
+    .post('/api/v1/agents/:agent_id/tasks', createTask)
+    .get('/api/v1/agents/:agent_id/tasks/:task_id', getTask)
+    .patch('/api/v1/agents/:agent_id/tasks/:task_id', updateTask)
+    .delete('/api/v1/agents/:agent_id/tasks/:task_id', deleteTask);
+}

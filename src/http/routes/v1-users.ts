@@ -1,0 +1,79 @@
+import { Router } from 'express';
+import type { Store } from '../../data/store';
+import { createPost, listPosts } from '../../domain/posts';
+import * as users from '../../domain/users';
+import type { User } from '../../domain/model';
+import { forbidden } from '../../errors';
+import { principalOf } from '../authenticate';
+import { contentTag, ifMatch, newestChange, sendRead, tagWrite, versionTag } from '../caching';
+import { cursorMeta, pickFields, toListQuery } from '../collection-params';
+import { envelope } from '../envelope';
+import type { Handler } from '../typed-handler';
+
+/** Users (page-numbered) and their posts (cursor), on the conventions surface. */
+export function v1UserRoutes(store: Store): Router {
+  const withPosts = async (list: User[], include: string | undefined) => {
+    if (include !== 'posts') return list;
+    const embedded = await users.embedPosts(store, list);
+    return list.map((user) => ({ ...user, posts: embedded.get(user.id) ?? [] }));
+  };
+
+  const list: Handler<'listUsers'> = async (req, res) => {
+    const { fields, include } = req.query;
+    const query = toListQuery(req.query, 'page', 'created_at');
+    const page = await users.listUsers(store, principalOf(req), query);
+    const data = (await withPosts(page.items, include)).map((user) => pickFields(user, fields));
+    const window = query.window as { page: number; limit: number };
+    const body = { data, meta: { total: page.total ?? 0, page: window.page, limit: window.limit } };
+    sendRead(res, body, { etag: contentTag(body), lastModified: newestChange(page.items) });
+  };
+  const signUp: Handler<'signUp'> = async (req, res) => {
+    const user = await users.signUp(store, req.body);
+    tagWrite(res, user).status(201).location(`/api/v1/users/${user.id}`).json(envelope(user));
+  };
+  const read: Handler<'getUser'> = async (req, res) => {
+    const { fields, include } = req.query;
+    const user = await users.getUser(store, principalOf(req), req.params.user_id);
+    const [shaped] = await withPosts([user], include);
+    const data = pickFields(shaped ?? user, fields);
+    sendRead(res, envelope(data), { etag: fields || include ? contentTag(data) : versionTag(user), lastModified: user.updated_at });
+  };
+  const replace: Handler<'replaceUser'> = async (req, res) => {
+    const user = await users.replaceUser(store, principalOf(req), req.params.user_id, req.body, ifMatch<User>(req.get('if-match')));
+    tagWrite(res, user).json(envelope(user));
+  };
+  const update: Handler<'updateUser'> = async (req, res) => {
+    const user = await users.updateUser(store, principalOf(req), req.params.user_id, req.body, ifMatch<User>(req.get('if-match')));
+    tagWrite(res, user).json(envelope(user));
+  };
+  const remove: Handler<'deleteUser'> = async (req, res) => {
+    await users.deleteUser(store, principalOf(req), req.params.user_id, ifMatch<User>(req.get('if-match')));
+    res.status(204).end();
+  };
+  const me: Handler<'getMe'> = (req, res) => {
+    const principal = principalOf(req);
+    if (principal.kind !== 'user') throw forbidden('An API key is a service principal, not a user');
+    res.set('Cache-Control', 'private, no-cache').json(envelope(principal.user));
+  };
+
+  const posts: Handler<'listPosts'> = async (req, res) => {
+    const page = await listPosts(store, req.params.user_id, toListQuery(req.query, 'cursor', '-created_at'));
+    const body = { data: page.items.map((post) => pickFields(post, req.query.fields)), meta: cursorMeta(page) };
+    sendRead(res, body, { etag: contentTag(body), lastModified: newestChange(page.items) });
+  };
+  const writePost: Handler<'createPost'> = async (req, res) => {
+    const post = await createPost(store, principalOf(req), req.params.user_id, req.body);
+    tagWrite(res, post).status(201).json(envelope(post));
+  };
+
+  return Router()
+    .get('/api/v1/users', list)
+    .post('/api/v1/users', signUp)
+    .get('/api/v1/users/:user_id', read)
+    .put('/api/v1/users/:user_id', replace)
+    .patch('/api/v1/users/:user_id', update)
+    .delete('/api/v1/users/:user_id', remove)
+    .get('/api/v1/users/:user_id/posts', posts)
+    .post('/api/v1/users/:user_id/posts', writePost)
+    .get('/api/v1/me', me);
+}
