@@ -394,6 +394,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/oauth/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A configured provider's id (`OAUTH_PROVIDERS`); any other value answers 404. */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Start third-party sign-in (OpenID Connect)
+         * @description A browser navigation. Redirects to the provider's authorization endpoint (authorization
+         *     code flow) with `client_id`, `redirect_uri` (exactly `PUBLIC_URL` +
+         *     `/api/auth/oauth/{provider}/callback`), `response_type=code`, `scope`, `state` (32 random
+         *     bytes, hex), `nonce`, and PKCE `code_challenge` with `code_challenge_method=S256` (for
+         *     every client, confidential ones too, as RFC 9700 recommends).
+         *
+         *     Sets two cookies, both HttpOnly, Secure, SameSite=Lax, path `/api/auth/oauth`, 10
+         *     minutes: `oauth_state` (the state) and `oauth_flow`, an encrypted token (JWE) holding the
+         *     PKCE verifier, the nonce, the state, the provider and the return path, which the page can
+         *     never read. When `returnTo` is not a path of this service, or the provider cannot be
+         *     reached, the browser goes to `/login?error=oauth_failed` instead and no cookie is set.
+         */
+        get: operations["startOAuthSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oauth/{provider}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A configured provider's id; any other value answers 404. */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Third-party sign-in callback (the registered redirect URI)
+         * @description Where the provider sends the browser back. In this order: the `state` parameter must be
+         *     present and equal to the `oauth_state` cookie and to the state sealed in `oauth_flow`,
+         *     which must name this provider (otherwise: a state validation failure); a provider `error`
+         *     ends the flow; the code is exchanged on the backend (the client secret only for
+         *     confidential clients, the PKCE verifier always); the ID token's signature is checked
+         *     against the provider's JWKS, and its issuer, audience, expiry and nonce. The user is found
+         *     by (provider, subject), or linked to the local account with the same e-mail when the
+         *     provider says `email_verified`, or created; the provider's tokens are stored encrypted
+         *     (AES-256-GCM). All of that is one transaction: a failure leaves nothing half-created.
+         *
+         *     On success the session cookie `agent_fleet_session` is set (as by `POST /api/auth/login`)
+         *     and the browser goes to the sign-in's `returnTo` (a path of this service, default `/`).
+         *     `error=access_denied` goes to `/login?cancelled=true`; every other failure to
+         *     `/login?error=oauth_failed`. The check cookies are cleared on every outcome. Failures are
+         *     logged with the error text, client IP and provider, and counted in `/metrics`.
+         */
+        get: operations["completeOAuthSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's linked sign-in providers
+         * @description One item per provider account linked to the caller, with the state of the stored provider
+         *     access token: `valid` (expiry more than 5 minutes away, or not given by the provider),
+         *     `expiring` (within 5 minutes: the next use refreshes it), `expired`, or `none`. Token
+         *     values are never shown. An API key is a service principal, not a user (403).
+         */
+        get: operations["listMyConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign-in page (HTML)
+         * @description A small HTML page, served outside the request validator like the docs pages: one button
+         *     per configured provider (`/api/auth/oauth/{provider}`), the e-mail and password form of
+         *     `POST /api/auth/login` (an external script, no inline script: it passes the service's
+         *     Content-Security-Policy), and a message for `cancelled=true` and for
+         *     `error=oauth_failed`. No token ever reaches the page's storage.
+         */
+        get: operations["getLoginPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Home page (HTML)
+         * @description Shows who is signed in (by the session cookie) with a sign-out button; without a valid
+         *     session it redirects to `/login`. Served outside the request validator like the docs pages.
+         */
+        get: operations["getHomePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -538,9 +676,9 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
         };
         PostCreate: {
-            title: components["schemas"]["TaskTitle"];
+            title: components["schemas"]["PostTitle"];
             /** @default  */
-            body: string;
+            body: components["schemas"]["PostBody"];
         };
         UserReplace: {
             name: components["schemas"]["UserName"];
@@ -889,6 +1027,30 @@ export interface components {
         /** @description 1 to 200 characters, not only white space. */
         PostTitle: string;
         PostBody: string;
+        /** @description A provider account linked to the caller, and the state of its stored tokens (never their values). */
+        OAuthConnection: {
+            /** @description The provider's id, as in `/api/auth/oauth/{provider}`. */
+            provider: string;
+            /** @description The provider's display name (its id when it is no longer configured). */
+            name: string;
+            /** @description The e-mail address the provider last gave. */
+            email: string | null;
+            linked_at: components["schemas"]["Timestamp"];
+            /**
+             * @description `valid`: expiry more than 5 minutes away (or none given); `expiring`: within 5 minutes, the next use refreshes it; `expired`; `none`: no tokens stored.
+             * @enum {string}
+             */
+            token_status: "valid" | "expiring" | "expired" | "none";
+            expires_at: components["schemas"]["NullableTimestamp"];
+            /** @description Whether a refresh token is stored, so the access token can be renewed without the user. */
+            has_refresh_token: boolean;
+            refreshed_at: components["schemas"]["NullableTimestamp"];
+            refresh_failed_at: components["schemas"]["NullableTimestamp"];
+        };
+        OAuthConnectionList: {
+            data: components["schemas"]["OAuthConnection"][];
+            meta: components["schemas"]["Meta"];
+        };
     };
     responses: {
         /** @description The representation has not changed since the `If-None-Match` / `If-Modified-Since` given. */
@@ -1202,6 +1364,38 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description Too many requests from this client (`rate_limit_exceeded`); retry after `Retry-After` seconds. */
+        RateLimited: {
+            headers: {
+                /** @description Seconds until the window resets. */
+                "Retry-After"?: number;
+                /** @description Remaining quota (IETF draft-8 `RateLimit` header). */
+                RateLimit?: string;
+                /** @description The quota policy (IETF draft-8). */
+                "RateLimit-Policy"?: string;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests from this client (`RATE_LIMIT_EXCEEDED`); retry after `Retry-After` seconds. */
+        ApiRateLimited: {
+            headers: {
+                /** @description Seconds until the window resets. */
+                "Retry-After"?: number;
+                /** @description Remaining quota (IETF draft-8 `RateLimit` header). */
+                RateLimit?: string;
+                /** @description The quota policy (IETF draft-8). */
+                "RateLimit-Policy"?: string;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
     };
     parameters: {
         /** @description The user's id. */
@@ -1256,6 +1450,8 @@ export interface components {
         Skip: number;
         /** @description How many items to return at most. */
         Limit: number;
+        /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+        ApiVersion: "1.0";
     };
     requestBodies: {
         AgentCreate: {
@@ -1291,7 +1487,10 @@ export interface operations {
                 /** @description Only agents with this status. */
                 status?: components["schemas"]["AgentStatus"];
             };
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1314,13 +1513,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
     createAgent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1344,13 +1547,17 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
     getAgent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
                 agent_id: components["parameters"]["AgentId"];
@@ -1377,6 +1584,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1386,6 +1594,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -1413,6 +1623,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1422,6 +1633,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -1444,6 +1657,7 @@ export interface operations {
             404: components["responses"]["AgentNotFound"];
             412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1453,6 +1667,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -1485,6 +1701,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1498,7 +1715,10 @@ export interface operations {
                 /** @description Only tasks with this status. */
                 status?: components["schemas"]["TaskStatus"];
             };
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
                 agent_id: components["parameters"]["AgentId"];
@@ -1525,13 +1745,17 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
     createTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
                 agent_id: components["parameters"]["AgentId"];
@@ -1564,13 +1788,17 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
     getTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
                 agent_id: components["parameters"]["AgentId"];
@@ -1599,6 +1827,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentOrTaskNotFound"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1608,6 +1837,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -1632,6 +1863,7 @@ export interface operations {
             404: components["responses"]["AgentOrTaskNotFound"];
             412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1641,6 +1873,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -1675,13 +1909,17 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
     getProtected: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1702,13 +1940,17 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
     issueToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1750,6 +1992,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1769,7 +2012,10 @@ export interface operations {
                 /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
                 filter?: components["parameters"]["UserFilter"];
             };
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1792,13 +2038,17 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
     signUp: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1824,6 +2074,7 @@ export interface operations {
             409: components["responses"]["ApiConflict"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -1835,7 +2086,10 @@ export interface operations {
                 /** @description `posts` embeds each user's newest 100 posts. */
                 include?: components["parameters"]["UserInclude"];
             };
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /** @description The user's id. */
                 user_id: components["parameters"]["UserId"];
@@ -1862,6 +2116,7 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -1871,6 +2126,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The user's id. */
@@ -1902,6 +2159,7 @@ export interface operations {
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -1911,6 +2169,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The user's id. */
@@ -1934,6 +2194,7 @@ export interface operations {
             404: components["responses"]["ApiNotFound"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -1943,6 +2204,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The user's id. */
@@ -1974,6 +2237,7 @@ export interface operations {
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -1991,7 +2255,10 @@ export interface operations {
                 /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
                 filter?: components["parameters"]["PostFilter"];
             };
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /** @description The user's id. */
                 user_id: components["parameters"]["UserId"];
@@ -2018,13 +2285,17 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
     createPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /** @description The user's id. */
                 user_id: components["parameters"]["UserId"];
@@ -2040,8 +2311,6 @@ export interface operations {
             /** @description The post. */
             201: {
                 headers: {
-                    /** @description Path of the new post. */
-                    Location?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -2056,6 +2325,7 @@ export interface operations {
             409: components["responses"]["ApiConflict"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -2077,7 +2347,10 @@ export interface operations {
                 /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
                 filter?: components["parameters"]["AgentFilter"];
             };
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2100,13 +2373,17 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
     createAgentV1: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2133,6 +2410,7 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -2144,7 +2422,10 @@ export interface operations {
                 /** @description `tasks` embeds each agent's newest 100 tasks. */
                 include?: components["parameters"]["AgentInclude"];
             };
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
                 agent_id: components["parameters"]["AgentId"];
@@ -2171,6 +2452,7 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -2180,6 +2462,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -2211,6 +2495,7 @@ export interface operations {
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -2220,6 +2505,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -2243,6 +2530,7 @@ export interface operations {
             404: components["responses"]["ApiNotFound"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -2252,6 +2540,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -2283,6 +2573,7 @@ export interface operations {
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -2302,7 +2593,10 @@ export interface operations {
                 /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
                 filter?: components["parameters"]["TaskFilter"];
             };
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
                 agent_id: components["parameters"]["AgentId"];
@@ -2329,13 +2623,17 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
     createTaskV1: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
                 agent_id: components["parameters"]["AgentId"];
@@ -2367,6 +2665,7 @@ export interface operations {
             409: components["responses"]["ApiConflict"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -2376,7 +2675,10 @@ export interface operations {
                 /** @description Only these fields of each item, comma-separated (`id` is always included). */
                 fields?: components["parameters"]["TaskFields"];
             };
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
                 agent_id: components["parameters"]["AgentId"];
@@ -2405,6 +2707,7 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -2414,6 +2717,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -2439,6 +2744,7 @@ export interface operations {
             404: components["responses"]["ApiNotFound"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
@@ -2448,6 +2754,8 @@ export interface operations {
             header?: {
                 /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -2481,13 +2789,17 @@ export interface operations {
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
     getMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2506,13 +2818,17 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
     logIn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2538,13 +2854,17 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
         };
     };
     logOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2561,13 +2881,189 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["ApiValidationError"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+        };
+    };
+    startOAuthSignIn: {
+        parameters: {
+            query?: {
+                /** @description Where to land once signed in; a path of this service such as `/agents?status=idle`, never another origin. Default `/`. */
+                returnTo?: string;
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description A configured provider's id (`OAUTH_PROVIDERS`); any other value answers 404. */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's authorization endpoint, or to `/login?error=oauth_failed`. */
+            302: {
+                headers: {
+                    /** @description The authorization request URL, or the login page. */
+                    Location?: string;
+                    /** @description `oauth_state` and `oauth_flow` (only when going to the provider). */
+                    "Set-Cookie"?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            404: components["responses"]["ApiNotFound"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    completeOAuthSignIn: {
+        parameters: {
+            query?: {
+                /** @description The authorization code (success). */
+                code?: unknown;
+                /** @description The state of the authorization request, echoed. */
+                state?: unknown;
+                /** @description The provider's issuer (RFC 9207), checked when present. */
+                iss?: unknown;
+                /** @description The provider's error code (failure), e.g. `access_denied`. */
+                error?: unknown;
+                /** @description The provider's error text (failure). */
+                error_description?: unknown;
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description A configured provider's id; any other value answers 404. */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in (to `returnTo`), cancelled (`/login?cancelled=true`) or failed (`/login?error=oauth_failed`). */
+            302: {
+                headers: {
+                    /** @description A path of this service. */
+                    Location?: string;
+                    /** @description Clears `oauth_state` and `oauth_flow`; sets `agent_fleet_session` on success. */
+                    "Set-Cookie"?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            404: components["responses"]["ApiNotFound"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    listMyConnections: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's connections, oldest link first. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthConnectionList"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["ApiInternalError"];
+        };
+    };
+    getLoginPage: {
+        parameters: {
+            query?: {
+                /** @description `true` after the user cancelled at the provider. */
+                cancelled?: string;
+                /** @description `oauth_failed` after a failed third-party sign-in. */
+                error?: string;
+                /** @description A path of this service to land on after signing in (default `/`). */
+                returnTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getHomePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in. */
+            302: {
+                headers: {
+                    /** @description `/login` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["RateLimited"];
         };
     };
     getHealth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2590,7 +3086,10 @@ export interface operations {
     getReadiness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };

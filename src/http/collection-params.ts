@@ -27,11 +27,11 @@ export function toListQuery(params: CollectionParams, windowKind: 'page' | 'curs
   return { filters, sort: { field: sort.replace(/^-/, ''), descending: sort.startsWith('-') }, window };
 }
 
-/** Only the named fields of an item (sparse fieldsets); `id` always stays. */
-export function pickFields<T extends { id: string }>(item: T, fields: readonly string[] | undefined): Partial<T> {
+/** Only the named fields of an item (sparse fieldsets); `id` and what `include` embedded always stay. */
+export function pickFields<T extends { id: string }>(item: T, fields: readonly string[] | undefined, include?: string): Partial<T> {
   if (!fields || fields.length === 0) return item;
   const picked: Partial<T> = {};
-  for (const key of new Set(['id', ...fields])) {
+  for (const key of new Set(['id', ...fields, ...(include ? [include] : [])])) {
     if (key in item) picked[key as keyof T] = item[key as keyof T];
   }
   return picked;

@@ -100,7 +100,9 @@ function toFieldProblem(item: { path: string; message: string }): FieldProblem {
   const parts = item.path.split(/[./]/).filter(Boolean);
   const location = parts[0];
   const known = location === 'body' || location === 'query' || location === 'path' || location === 'headers';
-  const field = (known ? parts.slice(1) : parts).join('.');
+  // A query parameter is named as a whole (`fields`, not `fields.1`); bodies keep array indexes.
+  const named = known ? parts.slice(1) : parts;
+  const field = (location === 'query' ? named.filter((part) => !/^\d+$/.test(part)) : named).join('.');
   const where = location === 'headers' ? 'header' : known ? (location as FieldProblem['in']) : 'body';
   return { field: field || '(body)', in: where, message: item.message };
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAgentFleetClient, type AgentFleetClient } from '../../generated/client';
+import { createAgentFleetClient, serializeQuery, type AgentFleetClient } from '../../generated/client';
 import { describeEachDatabase } from '../support/harness';
 
 describeEachDatabase('the generated typed client', (get) => {
@@ -55,4 +55,38 @@ describeEachDatabase('the generated typed client', (get) => {
     expect(invalid.response.status).toBe(422);
     expect(invalid.error).toMatchObject({ error: 'validation_error', details: { fields: [{ field: 'limit', in: 'query' }] } });
   });
+
+  it('when the conventions query language goes through the client, then filter[f][op], fields, sort and cursors arrive as meant', async () => {
+    const mine = await get().signUp();
+    const own = createAgentFleetClient({ baseUrl: baseUrlOf(server), headers: { Authorization: `Bearer ${mine.token}` } });
+    for (const [name, type] of [['gamma', 'type_a'], ['alpha', 'type_b'], ['beta', 'type_a'], ['delta', 'type_c']] as const) {
+      expect((await own.POST('/api/v1/agents', { body: { name, type } })).response.status).toBe(201);
+    }
+    const page = await own.GET('/api/v1/agents', {
+      params: { query: { sort: 'name', fields: ['name', 'type'], limit: 1, filter: { type: { in: 'type_a,type_b' }, name: { gte: 'alpha' } } } },
+    });
+    expect(page.response.status).toBe(200);
+    expect(page.data?.data).toEqual([{ id: expect.any(String), name: 'alpha', type: 'type_b' }]);
+    expect(page.data?.meta.hasMore).toBe(true);
+    const next = await own.GET('/api/v1/agents', {
+      params: { query: { sort: 'name', fields: ['name'], limit: 5, cursor: page.data!.meta.nextCursor!, filter: { type: { in: 'type_a,type_b' } } } },
+    });
+    expect(next.data?.data.map((agent) => agent.name)).toEqual(['beta', 'gamma']);
+    expect(next.data?.meta).toEqual({ nextCursor: null, hasMore: false });
+
+    const refused = await own.GET('/api/v1/agents', { params: { query: { filter: { name: { eq: "x' or '1'='1" } } } } });
+    expect(refused.response.status).toBe(200);
+    expect(refused.data?.data).toEqual([]);
+  });
+
+  it('when query values are serialised, then arrays are comma-joined and nested objects bracketed and encoded', () => {
+    expect(serializeQuery({ fields: ['name', 'type'], filter: { created_at: { gte: '2026-01-01T00:00:00.000Z' } }, limit: 5, skip: undefined })).toBe(
+      'fields=name,type&filter[created_at][gte]=2026-01-01T00%3A00%3A00.000Z&limit=5',
+    );
+    expect(serializeQuery({ filter: { name: { eq: 'a&b=c' } } })).toBe('filter[name][eq]=a%26b%3Dc');
+  });
 });
+
+function baseUrlOf(server: Server): string {
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}

@@ -43,4 +43,20 @@ describe('response validation', () => {
     const { http } = appWithHandler(agent);
     await http.get(`/agents/${agent.id}`).expect(200, agent);
   });
+
+  it('when an /api handler fails unexpectedly, then 500 INTERNAL_ERROR says only Internal Server Error', async () => {
+    const logs = new LogCapture();
+    const app = express();
+    app.use(assignRequestId, express.json());
+    app.use(validateAgainst(loadApiDocument(), { validateResponses: true }));
+    app.get('/api/v1/agents', () => {
+      throw new Error('connection string postgres://admin:hunter2@db leaked?');
+    });
+    app.use(errorHandler(createLogger({ logLevel: 'info' }, logs)));
+    const res = await supertest(app).get('/api/v1/agents').set('X-Request-ID', 'boom-1');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal Server Error', requestId: 'boom-1' } });
+    expect(res.text).not.toContain('hunter2');
+    expect(logs.text()).toContain('boom-1');
+  });
 });

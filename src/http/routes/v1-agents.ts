@@ -20,7 +20,7 @@ export function v1AgentRoutes(store: Store): Router {
   const listAgents: Handler<'listAgentsV1'> = async (req, res) => {
     const { fields, include } = req.query;
     const page = await agents.listAgents(store, principalOf(req), toListQuery(req.query, 'cursor', '-created_at'));
-    const data = (await withTasks(page.items, include)).map((agent) => pickFields(agent, fields));
+    const data = (await withTasks(page.items, include)).map((agent) => pickFields(agent, fields, include));
     const body = { data, meta: cursorMeta(page) };
     sendRead(res, body, { etag: contentTag(body), lastModified: newestChange(page.items) });
   };
@@ -32,7 +32,7 @@ export function v1AgentRoutes(store: Store): Router {
     const { fields, include } = req.query;
     const agent = await agents.getAgent(store, principalOf(req), req.params.agent_id);
     const [shaped] = await withTasks([agent], include);
-    const data = pickFields(shaped ?? agent, fields);
+    const data = pickFields(shaped ?? agent, fields, include);
     const etag = fields || include ? contentTag(data) : versionTag(agent);
     sendRead(res, envelope(data), { etag, lastModified: agent.updated_at });
   };

@@ -22,7 +22,7 @@ export function v1UserRoutes(store: Store): Router {
     const { fields, include } = req.query;
     const query = toListQuery(req.query, 'page', 'created_at');
     const page = await users.listUsers(store, principalOf(req), query);
-    const data = (await withPosts(page.items, include)).map((user) => pickFields(user, fields));
+    const data = (await withPosts(page.items, include)).map((user) => pickFields(user, fields, include));
     const window = query.window as { page: number; limit: number };
     const body = { data, meta: { total: page.total ?? 0, page: window.page, limit: window.limit } };
     sendRead(res, body, { etag: contentTag(body), lastModified: newestChange(page.items) });
@@ -35,7 +35,7 @@ export function v1UserRoutes(store: Store): Router {
     const { fields, include } = req.query;
     const user = await users.getUser(store, principalOf(req), req.params.user_id);
     const [shaped] = await withPosts([user], include);
-    const data = pickFields(shaped ?? user, fields);
+    const data = pickFields(shaped ?? user, fields, include);
     sendRead(res, envelope(data), { etag: fields || include ? contentTag(data) : versionTag(user), lastModified: user.updated_at });
   };
   const replace: Handler<'replaceUser'> = async (req, res) => {
