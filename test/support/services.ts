@@ -1,6 +1,10 @@
+import { execFile } from 'node:child_process';
 import { Client } from 'pg';
+import { createClient } from 'redis';
 
 export const PG_TEST_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_TEST_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const IN_CI = process.env.CI === 'true' || process.env.CI === '1';
 
 export async function postgresReachable(): Promise<string | undefined> {
@@ -14,4 +18,29 @@ export async function postgresReachable(): Promise<string | undefined> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+export async function redisReachable(): Promise<string | undefined> {
+  const client = createClient({ url: REDIS_TEST_URL, socket: { connectTimeout: 3000, reconnectStrategy: false } });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.ping();
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    if (client.isOpen) await client.close().catch(() => undefined);
+  }
+}
+
+/** Runs the browser once (`--version`): a path that exists but cannot start counts as missing. */
+export function chromiumRunnable(): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(CHROMIUM_PATH, ['--version'], { timeout: 10_000 }, (error, stdout) => {
+      if (error) resolve(error.message);
+      else if (!/chrom/i.test(stdout)) resolve(`unexpected --version output: ${stdout.trim() || '(none)'}`);
+      else resolve(undefined);
+    });
+  });
 }
