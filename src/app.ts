@@ -11,6 +11,7 @@ import { createMetrics, observeRequests, serveMetrics, type Metrics } from './ht
 import { loadApiDocument, validateAgainst, type ApiDocument } from './http/openapi';
 import { authenticate } from './http/authenticate';
 import { assignRequestId } from './http/request-id';
+import { createSignIn } from './http/sign-in';
 import { agentRoutes } from './http/routes/agents';
 import { authRoutes } from './http/routes/auth';
 import { healthRoutes } from './http/routes/health';
@@ -73,6 +74,8 @@ export function buildApp({
 
   app.get('/metrics', serveMetrics(metrics));
   app.use(createDocsRouter(apiDocument));
+  const signIn = createSignIn({ config, store, tokens, logger, metrics });
+  app.use(signIn.pages);
 
   app.use(express.json({ limit: config.maxBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ extended: false, limit: config.maxBodyBytes }));
@@ -85,7 +88,7 @@ export function buildApp({
   });
   app.use(validateAgainst(apiDocument, { validateResponses: config.validateResponses, beforeValidation: [requireCredentials, announceDeprecations(apiDocument)] }));
 
-  app.use(healthRoutes(db, redis), authRoutes(store, tokens), agentRoutes(store), taskRoutes(store), v1UserRoutes(store), v1AgentRoutes(store));
+  app.use(healthRoutes(db, redis), authRoutes(store, tokens), agentRoutes(store), taskRoutes(store), v1UserRoutes(store), v1AgentRoutes(store), signIn.routes);
 
   app.use(errorHandler(logger));
   return app;

@@ -2,6 +2,7 @@ import { isUniqueViolation } from '../data/users-repository';
 import type { Store } from '../data/store';
 import { newId, now } from '../data/ids';
 import { SignInError } from '../errors';
+import type { components } from '../../generated/api';
 import type { User } from './model';
 
 /** A user's account at a third-party provider (stored; never a response body). */
@@ -121,4 +122,38 @@ async function resolveUser(store: Store, identity: VerifiedIdentity): Promise<{ 
 function displayName(identity: VerifiedIdentity, email: string): string {
   const name = identity.name?.trim() || email.split('@')[0] || email;
   return [...name].slice(0, MAX_NAME).join('');
+}
+
+export type Connection = components['schemas']['OAuthConnection'];
+
+/** The caller's linked providers with the state of their stored tokens, never a token value. */
+export async function listConnections(
+  store: Store,
+  userId: string,
+  providers: ReadonlyArray<{ id: string; name: string }>,
+  now: number,
+  refreshLeadMs: number,
+): Promise<Connection[]> {
+  const [identities, tokens] = await Promise.all([store.identities.listByUser(userId), store.providerTokens.listByUser(userId)]);
+  return identities.map((identity) => {
+    const token = tokens.find((candidate) => candidate.provider === identity.provider);
+    return {
+      provider: identity.provider,
+      name: providers.find((provider) => provider.id === identity.provider)?.name ?? identity.provider,
+      email: identity.email,
+      linked_at: identity.created_at,
+      token_status: tokenStatus(token, now, refreshLeadMs),
+      expires_at: token?.expires_at ?? null,
+      has_refresh_token: token?.refresh_token !== null && token?.refresh_token !== undefined,
+      refreshed_at: token?.refreshed_at ?? null,
+      refresh_failed_at: token?.refresh_failed_at ?? null,
+    };
+  });
+}
+
+function tokenStatus(token: ProviderTokenRecord | undefined, now: number, refreshLeadMs: number): Connection['token_status'] {
+  if (!token) return 'none';
+  if (token.expires_at === null) return 'valid';
+  const remaining = Date.parse(token.expires_at) - now;
+  return remaining <= 0 ? 'expired' : remaining <= refreshLeadMs ? 'expiring' : 'valid';
 }

@@ -44,17 +44,27 @@ export function describeFailure(error: unknown): FailureDescription {
   return { reason: 'internal_error', message: error instanceof Error ? error.message : String(error), invalidProviderResponse: false };
 }
 
+/** A network failure or time-out anywhere in the cause chain (openid-client wraps fetch's errors). */
 function isUnreachable(error: unknown): boolean {
-  const name = (error as { name?: unknown } | null)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return true;
-  if (!(error instanceof TypeError)) return false;
-  const cause = (error as { cause?: { code?: unknown } }).cause;
-  return error.message === 'fetch failed' || (typeof cause?.code === 'string' && NETWORK_CODES.has(cause.code));
+  return causes(error).some((item) => {
+    const { name, code, message } = item as { name?: unknown; code?: unknown; message?: unknown };
+    if (name === 'TimeoutError' || name === 'AbortError') return true;
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+    return item instanceof TypeError && message === 'fetch failed';
+  });
 }
 
 function networkMessage(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
-  const message = error instanceof Error ? error.message : String(error);
-  return detail ? `${message} (${detail})` : message;
+  return causes(error)
+    .map((item) => {
+      const { code, message } = item as { code?: unknown; message?: unknown };
+      return typeof code === 'string' && !String(message).includes(code) ? `${String(message)} (${code})` : String(message);
+    })
+    .join(': ');
+}
+
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let item = error; item !== null && typeof item === 'object' && chain.length < 5; item = (item as { cause?: unknown }).cause) chain.push(item);
+  return chain;
 }

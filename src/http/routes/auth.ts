@@ -7,7 +7,7 @@ import { principalOf, SESSION_COOKIE } from '../authenticate';
 import { envelope } from '../envelope';
 import type { Handler } from '../typed-handler';
 
-const SESSION_COOKIE_OPTIONS: CookieOptions = { httpOnly: true, secure: true, sameSite: 'lax', path: '/' };
+export const SESSION_COOKIE_OPTIONS: CookieOptions = { httpOnly: true, secure: true, sameSite: 'lax', path: '/' };
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 export function authRoutes(store: Store, tokens: TokenService): Router {

@@ -1,0 +1,50 @@
+import path from 'node:path';
+import express, { Router, type RequestHandler } from 'express';
+import { parse as parseCookies } from 'cookie';
+import type { TokenService } from '../../auth/tokens';
+import type { Store } from '../../data/store';
+import { findUser } from '../../domain/users';
+import { SESSION_COOKIE } from '../authenticate';
+import { checkReturnTo } from '../return-to';
+import { renderHomePage, renderLoginPage } from './templates';
+
+// public/ sits next to src/ and dist/: the same path from both.
+const ASSETS = path.resolve(__dirname, '..', '..', '..', 'public');
+
+export interface PagesDependencies {
+  store: Store;
+  tokens: TokenService;
+  providers: ReadonlyArray<{ id: string; name: string }>;
+  publicUrl: string;
+}
+
+/** GET /login, GET / and their assets: HTML for people, served before the API's validator like /docs. */
+export function createPagesRouter(deps: PagesDependencies): Router {
+  const login: RequestHandler = (req, res) => {
+    const model = {
+      providers: deps.providers,
+      returnTo: checkReturnTo(req.query.returnTo, deps.publicUrl) ?? '/',
+      cancelled: req.query.cancelled === 'true',
+      failed: req.query.error === 'oauth_failed',
+    };
+    res.type('html').set('Cache-Control', 'no-store').send(renderLoginPage(model));
+  };
+
+  const home: RequestHandler = async (req, res, next) => {
+    try {
+      const token = req.headers.cookie ? parseCookies(req.headers.cookie)[SESSION_COOKIE] : undefined;
+      const subject = token === undefined ? undefined : await deps.tokens.verify(token);
+      const user = subject === undefined ? undefined : await findUser(deps.store, subject);
+      res.set('Cache-Control', 'no-store');
+      if (user) res.type('html').send(renderHomePage(user));
+      else res.status(302).location('/login').end();
+    } catch (error) {
+      next(error);
+    }
+  };
+
+  return Router()
+    .get('/login', login)
+    .get('/', home)
+    .use('/assets', express.static(ASSETS, { index: false, maxAge: '1h' }));
+}

@@ -1,0 +1,37 @@
+import type { Router } from 'express';
+import { createFlowCookieSealer } from '../auth/oauth/flow-cookie';
+import { createProviderRegistry } from '../auth/oauth/providers';
+import { createTokenCipher } from '../auth/oauth/token-cipher';
+import type { TokenService } from '../auth/tokens';
+import type { Config } from '../config';
+import type { Store } from '../data/store';
+import type { Logger } from '../logger';
+import { createOAuthTelemetry } from './oauth-telemetry';
+import type { Metrics } from './observability';
+import { createPagesRouter } from './pages/pages';
+import { oauthRoutes } from './routes/oauth';
+
+export interface SignInRouters {
+  /** /login, / and their assets: mounted before the API validator, like the docs pages. */
+  pages: Router;
+  /** The OAuth start and callback and /api/v1/me/connections: mounted after it (api.yaml). */
+  routes: Router;
+}
+
+/** Third-party sign-in and the sign-in pages, wired from configuration. */
+export function createSignIn(deps: { config: Config; store: Store; tokens: TokenService; logger: Logger; metrics: Metrics }): SignInRouters {
+  const { config, store, tokens, logger, metrics } = deps;
+  const providers = createProviderRegistry(config.oauth.providers);
+  const routes = oauthRoutes({
+    store,
+    tokens,
+    providers,
+    logger,
+    sealer: createFlowCookieSealer(config.tokenEncryptionKey),
+    cipher: createTokenCipher(config.tokenEncryptionKey),
+    telemetry: createOAuthTelemetry(logger, metrics),
+    publicUrl: config.publicUrl,
+  });
+  const pages = createPagesRouter({ store, tokens, providers: config.oauth.providers, publicUrl: config.publicUrl });
+  return { pages, routes };
+}
