@@ -95,3 +95,24 @@ function toStored(kind: ColumnKind, value: string | number): string | number {
   if (kind === 'time') return new Date(value).toISOString();
   return String(value);
 }
+
+/**
+ * The newest `perGroup` rows of each group (`include=` embeds), in one query: a window function
+ * ranks each group's rows by id (time-ordered), newest first.
+ */
+export async function newestPerGroup(
+  db: Knex | Knex.Transaction,
+  table: string,
+  groupColumn: string,
+  groupIds: readonly string[],
+  perGroup: number,
+): Promise<Map<string, Array<Record<string, unknown>>>> {
+  const byGroup = new Map<string, Array<Record<string, unknown>>>(groupIds.map((id) => [id, []]));
+  if (groupIds.length === 0) return byGroup;
+  const ranked = db(table)
+    .select('*', db.raw('row_number() over (partition by ?? order by id desc) as position', [groupColumn]))
+    .whereIn(groupColumn, groupIds);
+  const rows: Array<Record<string, unknown>> = await db.select('*').from(ranked.as('ranked')).where('position', '<=', perGroup).orderBy('id', 'desc');
+  for (const row of rows) byGroup.get(String(row[groupColumn]))?.push(row);
+  return byGroup;
+}

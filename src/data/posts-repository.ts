@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ListQuery, ListResult } from '../domain/collection';
 import type { Post } from '../domain/model';
-import { runListQuery, type ColumnAllowList } from './collection-query';
+import { newestPerGroup, runListQuery, type ColumnAllowList } from './collection-query';
 import type { RowMapper } from './row-mapper';
 
 export interface PostsRepository {
@@ -24,14 +24,8 @@ export function createPostsRepository(db: Knex | Knex.Transaction, mapper: RowMa
       return { ...result, items: result.items.map(mapper.toPost) };
     },
     async newestOf(userIds, perUser) {
-      const byUser = new Map<string, Post[]>(userIds.map((id) => [id, []]));
-      if (userIds.length === 0) return byUser;
-      const ranked = db('posts')
-        .select('*', db.raw('row_number() over (partition by user_id order by id desc) as position'))
-        .whereIn('user_id', userIds);
-      const rows = await db.select('*').from(ranked.as('ranked')).where('position', '<=', perUser).orderBy('id', 'desc');
-      for (const row of rows) byUser.get(String(row.user_id))?.push(mapper.toPost(row));
-      return byUser;
+      const rows = await newestPerGroup(db, 'posts', 'user_id', userIds, perUser);
+      return new Map([...rows].map(([id, group]) => [id, group.map(mapper.toPost)]));
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ListQuery, ListResult } from '../domain/collection';
 import type { Task, TaskStatus } from '../domain/model';
-import { runListQuery, type ColumnAllowList } from './collection-query';
+import { newestPerGroup, runListQuery, type ColumnAllowList } from './collection-query';
 import { isId } from './ids';
 import { toJsonColumn, type RowMapper } from './row-mapper';
 
@@ -54,14 +54,8 @@ export function createTasksRepository(db: Knex | Knex.Transaction, mapper: RowMa
       return { ...result, items: result.items.map(mapper.toTask) };
     },
     async newestOf(agentIds, perAgent) {
-      const byAgent = new Map<string, Task[]>(agentIds.map((id) => [id, []]));
-      if (agentIds.length === 0) return byAgent;
-      const ranked = db('tasks')
-        .select('*', db.raw('row_number() over (partition by agent_id order by id desc) as position'))
-        .whereIn('agent_id', agentIds);
-      const rows = await db.select('*').from(ranked.as('ranked')).where('position', '<=', perAgent).orderBy('id', 'desc');
-      for (const row of rows) byAgent.get(String(row.agent_id))?.push(mapper.toTask(row));
-      return byAgent;
+      const rows = await newestPerGroup(db, 'tasks', 'agent_id', agentIds, perAgent);
+      return new Map([...rows].map(([id, group]) => [id, group.map(mapper.toTask)]));
     },
     async update(id, expectedStatus, changes) {
       const [row] = await db('tasks').where({ id, status: expectedStatus }).update(toColumns(changes)).returning('*');

@@ -59,13 +59,7 @@ export function updateTask(
 ): Promise<Task> {
   assertJsonSize('result', patch.result);
   return store.transaction(async (tx) => {
-    // Lock order is always agent, then task: transitions of one agent's tasks serialise here.
-    const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
-    if (!agent) throw agentNotFound();
-    const task = await tx.tasks.find(agentId, taskId, { lock: true });
-    if (!task) throw taskNotFound();
-    assertPrecondition(precondition, task);
-
+    const { agent, task } = await lockTask(tx, principal, agentId, taskId, precondition);
     const changes = planTaskChanges(agent, task, patch);
     const updated = await tx.tasks.update(task.id, task.status, changes);
     if (!updated) throw stateConflict('The task changed while this request was handled; read it and retry');
@@ -77,14 +71,23 @@ export function updateTask(
 
 export function deleteTask(store: Store, principal: Principal, agentId: string, taskId: string, precondition?: Precondition<Task>): Promise<void> {
   return store.transaction(async (tx) => {
-    const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
-    if (!agent) throw agentNotFound();
-    const task = await tx.tasks.find(agentId, taskId, { lock: true });
-    if (!task) throw taskNotFound();
-    assertPrecondition(precondition, task);
+    const { agent, task } = await lockTask(tx, principal, agentId, taskId, precondition);
     if (!(await tx.tasks.remove(agentId, taskId))) throw taskNotFound();
     if (task.status === 'running') await followTaskStatus(tx, agent, 'running', 'cancelled');
   });
+}
+
+/**
+ * Locks the agent, then the task (always in that order, so transitions of one agent's tasks
+ * serialise without deadlocks), and checks the caller's precondition on the task.
+ */
+async function lockTask(tx: Store, principal: Principal, agentId: string, taskId: string, precondition?: Precondition<Task>): Promise<{ agent: Agent; task: Task }> {
+  const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
+  if (!agent) throw agentNotFound();
+  const task = await tx.tasks.find(agentId, taskId, { lock: true });
+  if (!task) throw taskNotFound();
+  assertPrecondition(precondition, task);
+  return { agent, task };
 }
 
 function planTaskChanges(agent: Agent, task: Task, patch: TaskUpdate): TaskChanges {
