@@ -47,7 +47,8 @@ function openSqlite(filename: string): Knex {
           conn.pragma('journal_mode = WAL');
           conn.pragma('foreign_keys = ON');
           conn.pragma('busy_timeout = 5000');
-          conn.pragma('synchronous = NORMAL');
+          // FULL: a commit survives power loss too, not only a crash (WAL with NORMAL may drop the last ones).
+          conn.pragma('synchronous = FULL');
           done(null, conn);
         } catch (error) {
           done(error as Error, conn);
