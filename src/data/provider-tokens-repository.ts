@@ -14,7 +14,7 @@ export interface ProviderTokensRepository {
   claimRefresh(userId: string, provider: string, claim: { version: number; owner: string; until: string; now: string }): Promise<boolean>;
   /** Stores refreshed tokens, bumps the version and releases the lease: only for the lease owner. */
   completeRefresh(userId: string, provider: string, owner: string, tokens: SealedTokens, at: string): Promise<boolean>;
-  /** Records a failed refresh and releases the lease (the stored tokens stay as they were). */
+  /** Records a failed refresh, bumps the version and releases the lease (the stored tokens stay as they were). */
   failRefresh(userId: string, provider: string, owner: string, error: string, at: string): Promise<boolean>;
 }
 
@@ -79,7 +79,15 @@ export function createProviderTokensRepository(db: Knex | Knex.Transaction, mapp
     async failRefresh(userId, provider, owner, error, at) {
       const updated = await row(userId, provider)
         .where({ refresh_lease_owner: owner })
-        .update({ refresh_lease_owner: null, refresh_lease_until: null, refresh_failed_at: at, refresh_error: error, updated_at: at });
+        .update({
+          // A new version too: callers that waited for this refresh see that it ended, and do not retry it.
+          version: db.raw('?? + 1', ['version']),
+          refresh_lease_owner: null,
+          refresh_lease_until: null,
+          refresh_failed_at: at,
+          refresh_error: error,
+          updated_at: at,
+        });
       return updated === 1;
     },
   };

@@ -84,20 +84,22 @@ export function createProviderTokenVault(options: ProviderTokenVaultOptions): Pr
   };
 
   const obtain = async (userId: string, providerId: string): Promise<string> => {
-    let awaitedOwner: string | undefined;
+    let firstSeen: number | undefined;
     for (let waited = 0; waited <= LEASE_MS; waited += POLL_MS) {
       const record = await store.providerTokens.find(userId, providerId);
       if (!record) throw new SignInError('not_connected', `No ${providerId} tokens are stored for this user`);
-      if (isFresh(record)) return cipher.open(record.access_token, contextOf(userId, providerId, 'access'));
+      const open = () => cipher.open(record.access_token, contextOf(userId, providerId, 'access'));
+      firstSeen ??= record.version;
+      if (isFresh(record)) return open();
+      if (record.version !== firstSeen) {
+        // Another caller refreshed meanwhile: take its result, or its failure (one attempt is enough).
+        if (record.refresh_error === null) return open();
+        throw new SignInError('token_error', `Refreshing the ${providerId} access token failed in another caller: ${record.refresh_error}`);
+      }
       if (!record.refresh_token) throw new SignInError('no_refresh_token', `The ${providerId} access token expired and there is no refresh token`);
       const now = clock();
       const leaseLive = record.refresh_lease_owner !== null && Date.parse(record.refresh_lease_until ?? '') >= now;
-      if (leaseLive) {
-        awaitedOwner = record.refresh_lease_owner ?? undefined;
-      } else if (awaitedOwner !== undefined) {
-        // The refresh we waited for ended without new tokens: it failed, and one attempt is enough.
-        throw new SignInError('token_error', `Refreshing the ${providerId} access token failed in another caller: ${record.refresh_error ?? 'unknown error'}`);
-      } else {
+      if (!leaseLive) {
         const owner = randomUUID();
         const claim = { version: record.version, owner, until: new Date(now + LEASE_MS).toISOString(), now: new Date(now).toISOString() };
         if (await store.providerTokens.claimRefresh(userId, providerId, claim)) return refresh(record, owner);
