@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config';
 import { connectDatabase, type Database } from '../../src/data/database';
 import { CookieJarClient } from './cookie-jar-client';
-import { describeEachDatabase, TEST_API_KEY, TEST_JWT_SECRET, type DatabaseKind, type TestApp, type TestDatabase } from './harness';
+import { describeEachDatabase, startTestApp, TEST_API_KEY, TEST_JWT_SECRET, type DatabaseKind, type TestApp, type TestDatabase } from './harness';
 import { startTestProvider, type TestProvider } from './oidc-provider';
 
 /** The configured providers of the OAuth suites (all but the last served by one test provider). */
@@ -42,6 +42,45 @@ export interface Journey {
 /** A login at the test provider no other test uses (the login becomes the subject). */
 export const newLogin = (label = 'person'): string => `${label}-${randomBytes(5).toString('hex')}`;
 
+/** The service's HTTP server on 127.0.0.1 next to a running test provider; `serve` picks the app it serves. */
+interface Environment {
+  baseUrl: string;
+  idp: TestProvider;
+  overrides: Partial<Config>;
+  serve(app: TestApp | undefined): void;
+  close(): Promise<void>;
+}
+
+async function startEnvironment(): Promise<Environment> {
+  let current: TestApp | undefined;
+  const server = http.createServer((req, res) => {
+    if (current) current.app(req, res);
+    else res.writeHead(503).end();
+  });
+  const port = await listenOnLoopback(server);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const idp = await startTestProvider({
+    clients: [
+      { client_id: 'fleet-confidential', client_secret: CLIENT_SECRET, redirect_uris: [`${baseUrl}/api/auth/oauth/${PROVIDERS.confidential}/callback`] },
+      { client_id: 'fleet-public', redirect_uris: [`${baseUrl}/api/auth/oauth/${PROVIDERS.public}/callback`] },
+      { client_id: 'fleet-rotated', client_secret: 'the-secret-after-rotation', redirect_uris: [`${baseUrl}/api/auth/oauth/${PROVIDERS.wrongSecret}/callback`] },
+    ],
+  });
+  return {
+    baseUrl,
+    idp,
+    overrides: oauthConfig(baseUrl, idp.issuer, await unusedPort()),
+    serve: (app) => {
+      current = app;
+    },
+    close: async () => {
+      await idp.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 /**
  * Runs `suite` on SQLite and on PostgreSQL with the service served over real HTTP on 127.0.0.1
  * (PUBLIC_URL is that address, so redirect URIs are exact) next to a real OpenID provider.
@@ -50,48 +89,43 @@ export function describeOAuth(title: string, suite: (world: () => OAuthWorld, ki
   describe(title, () => {
     // Filled in once the ports are known; the harness reads it when it starts each app.
     const overrides: Partial<Config> = {};
-    let current: TestApp | undefined;
-    let server: http.Server | undefined;
-    let idp: TestProvider | undefined;
-    let baseUrl = '';
+    let environment: Environment | undefined;
 
     beforeAll(async () => {
-      server = http.createServer((req, res) => {
-        if (current) current.app(req, res);
-        else res.writeHead(503).end();
-      });
-      const port = await listenOnLoopback(server);
-      baseUrl = `http://127.0.0.1:${port}`;
-      idp = await startTestProvider({
-        clients: [
-          { client_id: 'fleet-confidential', client_secret: CLIENT_SECRET, redirect_uris: [`${baseUrl}/api/auth/oauth/${PROVIDERS.confidential}/callback`] },
-          { client_id: 'fleet-public', redirect_uris: [`${baseUrl}/api/auth/oauth/${PROVIDERS.public}/callback`] },
-          { client_id: 'fleet-rotated', client_secret: 'the-secret-after-rotation', redirect_uris: [`${baseUrl}/api/auth/oauth/${PROVIDERS.wrongSecret}/callback`] },
-        ],
-      });
-      Object.assign(overrides, oauthConfig(baseUrl, idp.issuer, await unusedPort()));
+      environment = await startEnvironment();
+      Object.assign(overrides, environment.overrides);
     });
-
-    afterAll(async () => {
-      await idp?.close();
-      server?.closeAllConnections();
-      await new Promise<void>((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
-    });
+    afterAll(() => environment?.close());
 
     describeEachDatabase(
       title,
       (get, kind) => {
-        beforeAll(() => {
-          current = get();
-        });
+        beforeAll(() => environment?.serve(get()));
         suite(() => {
-          if (!idp) throw new Error('test provider not started');
-          return { app: get(), baseUrl, idp, browser: () => new CookieJarClient() };
+          if (!environment) throw new Error('test provider not started');
+          return { app: get(), baseUrl: environment.baseUrl, idp: environment.idp, browser: () => new CookieJarClient() };
         }, kind);
       },
       overrides,
     );
   });
+}
+
+/** One world on one database, for suites that need no second run (the browser journey). */
+export async function startOAuthWorld(kind: DatabaseKind): Promise<OAuthWorld & { close(): Promise<void> }> {
+  const environment = await startEnvironment();
+  const app = await startTestApp(kind, environment.overrides);
+  environment.serve(app);
+  return {
+    app,
+    baseUrl: environment.baseUrl,
+    idp: environment.idp,
+    browser: () => new CookieJarClient(),
+    close: async () => {
+      await environment.close();
+      await app.close();
+    },
+  };
 }
 
 /** The whole configuration of a service at `baseUrl` with the three test providers, minus the database. */

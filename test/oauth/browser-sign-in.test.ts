@@ -1,0 +1,125 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { describeInBrowser, launchChromium } from '../support/browser';
+import { newLogin, startOAuthWorld, type OAuthWorld } from '../support/oauth-harness';
+
+type World = OAuthWorld & { close(): Promise<void> };
+
+/** What the service's own pages did that they must not do under its CSP. */
+interface PageProblems {
+  cspViolations: string[];
+  pageErrors: string[];
+}
+
+describeInBrowser('third-party sign-in in Chromium [sqlite]', () => {
+  let world: World;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: PageProblems;
+
+  beforeAll(async () => {
+    [world, browser] = await Promise.all([startOAuthWorld('sqlite'), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await world?.close();
+  });
+
+  beforeEach(async () => {
+    // A fresh profile per test: no cookies at the service or the provider (no single sign-on).
+    context = await browser.newContext();
+    // The provider's development pages import a web font; there is no network here.
+    await context.route(/fonts\.googleapis\.com/, (route) => route.abort());
+    problems = { cspViolations: [], pageErrors: [] };
+    await context.exposeBinding('reportCspViolation', (_source, violation: string) => {
+      problems.cspViolations.push(violation);
+    });
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        (window as unknown as { reportCspViolation(text: string): void }).reportCspViolation(`${event.effectiveDirective} blocked ${event.blockedURI}`);
+      });
+    });
+    page = await context.newPage();
+    page.on('pageerror', (error) => problems.pageErrors.push(error.message));
+  });
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  const cookieNamed = async (name: string) => (await context.cookies(world.baseUrl)).find((cookie) => cookie.name === name);
+
+  it('when a person clicks the provider button on /login and signs in there, then they land on / signed in, with the session cookie out of the page’s reach', async () => {
+    const login = newLogin('browser');
+    await page.goto(`${world.baseUrl}/login`);
+    await page.getByRole('link', { name: 'Sign in with Test IdP', exact: true }).click();
+
+    await page.waitForURL(`${world.idp.issuer}/interaction/**`);
+    await page.fill('input[name="login"]', login);
+    await page.fill('input[name="password"]', 'any password');
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${world.idp.issuer}/interaction/**`);
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    await page.waitForURL(`${world.baseUrl}/`);
+    await expectText(page.locator('#signed-in-as'), `Signed in as Person ${login} (${login}@idp.example)`);
+    const session = await cookieNamed('agent_fleet_session');
+    expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
+    expect(await cookieNamed('oauth_state')).toBeUndefined();
+    expect(await cookieNamed('oauth_flow')).toBeUndefined();
+    expect(await page.evaluate(() => ({ cookies: document.cookie, stored: localStorage.length + sessionStorage.length }))).toEqual({ cookies: '', stored: 0 });
+    expect(problems).toEqual({ cspViolations: [], pageErrors: [] });
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${world.baseUrl}/login`);
+    expect(await cookieNamed('agent_fleet_session')).toBeUndefined();
+    await page.goto(`${world.baseUrl}/`);
+    expect(page.url()).toBe(`${world.baseUrl}/login`);
+  });
+
+  it('when the person cancels at the provider, then /login says the sign-in was cancelled', async () => {
+    await page.goto(`${world.baseUrl}/login`);
+    await page.getByRole('link', { name: 'Sign in with Test IdP', exact: true }).click();
+    await page.waitForURL(`${world.idp.issuer}/interaction/**`);
+    await page.getByRole('link', { name: /cancel/i }).click();
+    await page.waitForURL(`${world.baseUrl}/login?cancelled=true`);
+    await expectText(page.getByRole('status'), 'Sign-in was cancelled. You can try again, or sign in another way.');
+    expect(await cookieNamed('agent_fleet_session')).toBeUndefined();
+    expect(problems).toEqual({ cspViolations: [], pageErrors: [] });
+  });
+
+  it('when the provider cannot be reached, then /login shows that signing in failed', async () => {
+    await page.goto(`${world.baseUrl}/login`);
+    await page.getByRole('link', { name: 'Sign in with Offline IdP', exact: true }).click();
+    await page.waitForURL(`${world.baseUrl}/login?error=oauth_failed`);
+    await expectText(page.locator('#failed-message'), 'Signing in with the provider did not work. Please try again; if it keeps failing, sign in another way.');
+    expect(problems).toEqual({ cspViolations: [], pageErrors: [] });
+  });
+
+  it('when a person uses the password form, then the external script signs them in and / shows who they are', async () => {
+    const local = await world.app.signUp();
+    await page.goto(`${world.baseUrl}/login`);
+    await page.getByLabel('E-mail').fill(local.user.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expectText(page.locator('#password-problem'), 'Wrong e-mail or password.');
+
+    await page.getByLabel('Password').fill(local.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${world.baseUrl}/`);
+    await expectText(page.locator('#signed-in-as'), local.user.email, 'containing');
+    expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
+    expect(problems).toEqual({ cspViolations: [], pageErrors: [] });
+  });
+});
+
+/** Waits (up to 5 s) for the element to be visible with this text, or containing it. */
+async function expectText(locator: Locator, text: string, match: 'exactly' | 'containing' = 'exactly'): Promise<void> {
+  await locator.waitFor({ state: 'visible', timeout: 5000 });
+  let seen = '';
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    seen = ((await locator.textContent()) ?? '').trim();
+    if (match === 'exactly' ? seen === text : seen.includes(text)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`expected the text ${match} "${text}", got "${seen}"`);
+}
