@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { parseOAuthProviders, parseTokenEncryptionKey, type OAuthProviderConfig } from './oauth-config';
 
@@ -114,7 +115,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const oauthProviders = parseOAuthProviders(env, publicUrl, cwd, problems);
   const config: Config = {
     env: nodeEnv,
-    host: env.HOST || '0.0.0.0',
+    host: parseHost(env.HOST, problems),
     port,
     database: parseDatabaseUrl(env.DATABASE_URL, cwd, problems),
     logLevel: pick('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
@@ -197,6 +198,15 @@ function parseRedisUrl(raw: string | undefined, problems: string[]): string | un
   if (/^rediss?:\/\/[^\s]+$/.test(raw)) return raw;
   problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   return undefined;
+}
+
+/** An address or a DNS name to listen on; refused here, it would otherwise fail only after migrations ran. */
+function parseHost(raw: string | undefined, problems: string[]): string {
+  if (raw === undefined || raw === '') return '0.0.0.0';
+  const label = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+  if (isIP(raw) !== 0 || new RegExp(`^(?=.{1,253}$)${label}(?:\\.${label})*$`).test(raw)) return raw;
+  problems.push(`HOST must be an IP address or a host name such as 0.0.0.0, 127.0.0.1 or localhost (got "${raw}")`);
+  return '0.0.0.0';
 }
 
 function parseOrigin(name: string, raw: string, problems: string[]): string {

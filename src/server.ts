@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
@@ -37,10 +38,19 @@ async function main(): Promise<void> {
   logger.info({ port, host: config.host, database: config.database.client }, `agent fleet API listening on http://localhost:${port}`);
 
   let stopping = false;
+  // While draining, every response says `Connection: close`: a keep-alive client would otherwise
+  // reuse a socket that is about to go, and hold the drain open until keepAliveTimeout.
+  const inFlight = new Set<ServerResponse>();
+  server.prependListener('request', (_req, res: ServerResponse) => {
+    if (stopping) res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'draining in-flight requests');
+    logger.info({ signal, inFlight: inFlight.size }, 'draining in-flight requests');
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
     const force = setTimeout(() => {
       logger.warn('shutdown timeout: closing the remaining connections');
       server.closeAllConnections();

@@ -79,14 +79,22 @@ export function createMetrics(): Metrics {
 export function observeRequests(logger: Logger, metrics: Metrics): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
+    // 'close', not 'finish': a client that hangs up first (a timeout, a cancelled upload) never
+    // fires 'finish', and those slowest requests would vanish from both the log and the histogram.
+    let finished = false;
+    res.once('finish', () => {
+      finished = true;
+    });
+    res.on('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeLabel(req);
-      const status = res.statusCode;
+      const aborted = !finished;
+      // 499 (nginx's "client closed request"): the status the handler meant to send never reached anyone.
+      const status = aborted ? 499 : res.statusCode;
       metrics.duration.observe({ method: req.method, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
       metrics.requests.inc({ method: req.method, route, status: String(status) });
       metrics.requestSize.observe({ method: req.method, route }, Number(req.get('content-length') ?? 0) || 0);
-      const level = status >= 500 ? 'error' : 'info';
+      const level = status >= 500 ? 'error' : aborted ? 'warn' : 'info';
       logger[level](
         {
           reqId: req.id,
@@ -95,6 +103,7 @@ export function observeRequests(logger: Logger, metrics: Metrics): RequestHandle
           // The path only: query strings can carry codes and tokens.
           path: req.originalUrl.split('?')[0],
           status,
+          ...(aborted && { aborted: true }),
           durationMs: Math.round(seconds * 1e6) / 1e3,
           req: { headers: req.headers, remoteAddress: req.socket.remoteAddress },
           res: { headers: res.getHeaders() },

@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import knex from 'knex';
+import { listeningPort, makeTempDir, spawnServer, type ServerProcess } from './server-process';
+
+const API_KEY = 'ops-shutdown-key-0123456789abcdef';
+
+function serverEnv(filename: string): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${filename}`,
+    API_KEYS: API_KEY,
+    JWT_SECRET: 'ops-shutdown-jwt-secret-at-least-32-bytes-long',
+  };
+}
+
+/** One TCP connection attempt: 'refused' or 'accepted'. */
+function tryConnect(port: number): Promise<'refused' | 'accepted'> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('accepted');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNREFUSED' ? resolve('refused') : reject(error)));
+  });
+}
+
+/** The listening socket closes right after the "draining" line is written: allow it a few tries. */
+async function connectionAfterClose(port: number): Promise<'refused' | 'accepted'> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    if ((await tryConnect(port)) === 'refused') return 'refused';
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return 'accepted';
+}
+
+async function readAgent(filename: string, id: string): Promise<Record<string, unknown> | undefined> {
+  const db = knex({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true });
+  try {
+    return (await db('agents').where({ id }).first()) as Record<string, unknown> | undefined;
+  } finally {
+    await db.destroy();
+  }
+}
+
+describe('graceful shutdown of the real server process', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let server: ServerProcess | undefined;
+
+  beforeEach(() => {
+    temp = makeTempDir();
+  });
+  afterEach(async () => {
+    if (server && server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+    server = undefined;
+    temp.remove();
+  });
+
+  it('when SIGTERM arrives while a POST /agents is half sent, then it completes with 201, new connections are refused, the exit code is 0 and the agent is stored', async () => {
+    const filename = path.join(temp.dir, 'fleet.sqlite');
+    server = spawnServer(serverEnv(filename));
+    const port = await listeningPort(server);
+
+    const body = JSON.stringify({ name: 'drained', type: 'type_b' });
+    const keepAlive = new http.Agent({ keepAlive: true });
+    const request = http.request({
+      agent: keepAlive,
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/agents',
+      headers: {
+        'Content-Type': 'application/json',
+        'Content-Length': String(Buffer.byteLength(body)),
+        'X-API-Key': API_KEY,
+        'X-Request-ID': 'in-flight-during-sigterm',
+        // The server's 100 Continue proves it has the request before the signal is sent.
+        Expect: '100-continue',
+      },
+    });
+    const response = new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      request.once('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      });
+      request.once('error', reject);
+    });
+    await new Promise<void>((resolve) => request.once('continue', resolve));
+    request.write(body.slice(0, 12));
+
+    server.child.kill('SIGTERM');
+    const draining = await server.waitForLog((line) => line.msg === 'draining in-flight requests');
+    expect(draining).toMatchObject({ level: 'info', signal: 'SIGTERM', inFlight: 1 });
+    expect(await connectionAfterClose(port)).toBe('refused');
+
+    request.end(body.slice(12));
+    const answer = await response;
+    keepAlive.destroy();
+    expect(answer.status).toBe(201);
+    // Draining: the client is told not to reuse this socket.
+    expect(answer.headers.connection).toBe('close');
+    const agent = JSON.parse(answer.body) as { id: string; name: string; type: string; status: string };
+    expect(agent).toMatchObject({ name: 'drained', type: 'type_b', status: 'idle' });
+
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.stderr()).toBe('');
+    const requestLine = server.logs.find((line) => line.reqId === 'in-flight-during-sigterm');
+    expect(requestLine).toMatchObject({ method: 'POST', route: '/agents', status: 201 });
+    expect(server.logs.at(-1)).toMatchObject({ msg: 'stopped' });
+
+    // A clean close checkpoints the write-ahead log into the database file.
+    expect(existsSync(`${filename}-wal`)).toBe(false);
+    expect(await readAgent(filename, agent.id)).toMatchObject({ id: agent.id, name: 'drained', type: 'type_b', status: 'idle' });
+  });
+
+  it('when SIGTERM arrives with only an idle keep-alive connection open, then the process drains and exits with 0', async () => {
+    const filename = path.join(temp.dir, 'fleet.sqlite');
+    server = spawnServer(serverEnv(filename));
+    const port = await listeningPort(server);
+    const keepAlive = new http.Agent({ keepAlive: true });
+    const status = await new Promise<number>((resolve, reject) => {
+      http
+        .get({ agent: keepAlive, host: '127.0.0.1', port, path: '/health' }, (res) => {
+          res.resume().once('end', () => resolve(res.statusCode ?? 0));
+        })
+        .once('error', reject);
+    });
+    expect(status).toBe(200);
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.logs.map((line) => line.msg)).toEqual(expect.arrayContaining(['draining in-flight requests', 'stopped']));
+    keepAlive.destroy();
+  });
+});

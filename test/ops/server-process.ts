@@ -1,0 +1,83 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** The real entry point (src/server.ts through tsx) in a child process of its own. */
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** Parsed JSON log lines from stdout, in order. */
+  logs: Array<Record<string, unknown>>;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<Exit>;
+  /** Resolves with the first log line that `matches` (already written or still to come). */
+  waitForLog(matches: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}
+
+/**
+ * Starts `node --import tsx src/server.ts` with exactly `env` (plus PATH and HOME): nothing from the
+ * test process's own environment (jest's NODE_ENV=test, a developer's DATABASE_URL) leaks in.
+ */
+export function spawnServer(env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  let pending = '';
+  const logs: Array<Record<string, unknown>> = [];
+  const waiters: Array<{ matches: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const text of lines.filter(Boolean)) {
+      const line = JSON.parse(text) as Record<string, unknown>;
+      logs.push(line);
+      for (const waiter of [...waiters]) {
+        if (waiter.matches(line)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
+      }
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const waitForLog: ServerProcess['waitForLog'] = (matches) => {
+    const seen = logs.find(matches);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      waiters.push({ matches, resolve });
+      void exited.then(({ code, signal }) =>
+        reject(new Error(`server exited (code ${code}, signal ${signal}) before the expected log line\nstdout:\n${out}\nstderr:\n${err}`)),
+      );
+    });
+  };
+  return { child, logs, stdout: () => out, stderr: () => err, exited, waitForLog };
+}
+
+/** Waits for the "listening" line and reads the port the server chose (PORT=0). */
+export async function listeningPort(server: ServerProcess): Promise<number> {
+  const line = await server.waitForLog((entry) => typeof entry.port === 'number' && String(entry.msg).includes('listening'));
+  return line.port as number;
+}
+
+/** A temporary directory for one test's SQLite file. */
+export function makeTempDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-fleet-ops-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
