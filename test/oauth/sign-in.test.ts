@@ -494,6 +494,76 @@ describeOAuth('third-party sign-in', (world) => {
     });
   });
 
+  describe('the /login and home pages', () => {
+    it('when /login is opened, then it is HTML with one button per provider, the password form and only external scripts', async () => {
+      const res = await world().app.anonymous.get('/login');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.headers['cache-control']).toBe('no-store');
+      const links = [...res.text.matchAll(/<a class="button provider" href="([^"]+)">([^<]+)<\/a>/g)].map(([, href, label]) => [href, label]);
+      expect(links).toEqual([
+        ['/api/auth/oauth/idp', 'Sign in with Test IdP'],
+        ['/api/auth/oauth/idp-public', 'Sign in with Test IdP (public client)'],
+        ['/api/auth/oauth/idp-offline', 'Sign in with Offline IdP'],
+        ['/api/auth/oauth/idp-wrong-secret', 'Sign in with Rotated IdP'],
+      ]);
+      expect(res.text).toContain('<form id="password-form" action="/api/auth/login" method="post" data-return-to="/">');
+      expect([...res.text.matchAll(/<script[^>]*>/g)].map(([tag]) => tag)).toEqual(['<script src="/assets/login.js" defer>']);
+      expect(res.text).not.toMatch(/ on[a-z]+=|style=/);
+      expect(res.text).not.toContain('cancelled-message');
+      expect(res.text).not.toContain('failed-message');
+      const script = await world().app.anonymous.get('/assets/login.js');
+      expect(script.status).toBe(200);
+      expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(script.text).toContain("fetch('/api/auth/login'");
+    });
+
+    it('when /login is opened after a cancel or a failure, then it says so', async () => {
+      const cancelled = await world().app.anonymous.get('/login?cancelled=true');
+      expect(cancelled.text).toContain('<p class="notice" role="status" id="cancelled-message">Sign-in was cancelled.');
+      const failed = await world().app.anonymous.get('/login?error=oauth_failed');
+      expect(failed.text).toContain('<p class="problem" role="alert" id="failed-message">Signing in with the provider did not work.');
+    });
+
+    it('when /login has a returnTo, then a safe path is carried to the buttons and the form, and an unsafe one is dropped', async () => {
+      const safe = await world().app.anonymous.get('/login').query({ returnTo: '/agents?status=idle' });
+      expect(safe.text).toContain('href="/api/auth/oauth/idp?returnTo=%2Fagents%3Fstatus%3Didle"');
+      expect(safe.text).toContain('data-return-to="/agents?status=idle"');
+      const unsafe = await world().app.anonymous.get('/login').query({ returnTo: '//evil.example/"><script>' });
+      expect(unsafe.text).toContain('href="/api/auth/oauth/idp"');
+      expect(unsafe.text).not.toContain('evil.example');
+    });
+
+    it('when / is opened without a session, then 302 to /login', async () => {
+      const res = await world().app.anonymous.get('/');
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe('/login');
+      const forged = await world().app.anonymous.get('/').set('Cookie', 'agent_fleet_session=forged.token.value');
+      expect(forged.headers.location).toBe('/login');
+    });
+
+    it('when the provider gives a name with HTML in it, then the home page shows it as text', async () => {
+      const login = newLogin('markup');
+      world().idp.accounts.set(login, { name: '<img src=x onerror=alert(1)> & "friends"' });
+      const journey = await signIn(world(), { login });
+      remember(journey);
+      const home = await journey.browser.get(new URL('/', world().baseUrl));
+      const html = await home.text();
+      expect(html).toContain('Signed in as <strong>&lt;img src=x onerror=alert(1)&gt; &amp; &quot;friends&quot;</strong>');
+      expect(html).not.toContain('<img');
+      expect(html).toContain('<button type="button" id="sign-out">Sign out</button>');
+    });
+
+    it('when the pages are served, then their metrics carry fixed route labels', async () => {
+      await world().app.anonymous.get('/login');
+      await world().app.anonymous.get('/');
+      const metrics = (await world().app.anonymous.get('/metrics')).text;
+      expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/login",status="200"\} \d+/);
+      expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/",status="302"\} \d+/);
+    });
+  });
+
   it('then no token, code, verifier, state, check cookie or client secret ever appears in the logs', () => {
     const text = world().app.logs.text();
     expect(secrets.size).toBeGreaterThan(10);
