@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { createFlowCookieSealer } from '../auth/oauth/flow-cookie';
+import { createProviderTokenVault, type ProviderTokenVault } from '../auth/oauth/provider-tokens';
 import { createProviderRegistry } from '../auth/oauth/providers';
 import { createTokenCipher } from '../auth/oauth/token-cipher';
 import type { TokenService } from '../auth/tokens';
@@ -16,22 +17,27 @@ export interface SignInRouters {
   pages: Router;
   /** The OAuth start and callback and /api/v1/me/connections: mounted after it (api.yaml). */
   routes: Router;
+  /** A valid provider access token for a user (refreshed once when it expires within 5 minutes), for features that call a provider's API. */
+  providerTokens: ProviderTokenVault;
 }
 
 /** Third-party sign-in and the sign-in pages, wired from configuration. */
 export function createSignIn(deps: { config: Config; store: Store; tokens: TokenService; logger: Logger; metrics: Metrics }): SignInRouters {
   const { config, store, tokens, logger, metrics } = deps;
   const providers = createProviderRegistry(config.oauth.providers);
+  const cipher = createTokenCipher(config.tokenEncryptionKey);
+  const telemetry = createOAuthTelemetry(logger, metrics);
   const routes = oauthRoutes({
     store,
     tokens,
     providers,
     logger,
     sealer: createFlowCookieSealer(config.tokenEncryptionKey),
-    cipher: createTokenCipher(config.tokenEncryptionKey),
-    telemetry: createOAuthTelemetry(logger, metrics),
+    cipher,
+    telemetry,
     publicUrl: config.publicUrl,
   });
   const pages = createPagesRouter({ store, tokens, providers: config.oauth.providers, publicUrl: config.publicUrl });
-  return { pages, routes };
+  const providerTokens = createProviderTokenVault({ store, providers, cipher, onRefreshFailure: telemetry.refreshFailed });
+  return { pages, routes, providerTokens };
 }
