@@ -8,8 +8,8 @@ import { SESSION_COOKIE } from '../authenticate';
 import { checkReturnTo } from '../return-to';
 import { renderHomePage, renderLoginPage } from './templates';
 
-// public/ sits next to src/ and dist/: the same path from both.
-const ASSETS = path.resolve(__dirname, '..', '..', '..', 'public');
+// The assets stay in src/ (tsc copies no files): the same path from src/ and from dist/.
+const ASSETS = path.resolve(__dirname, '..', '..', '..', 'src', 'http', 'pages', 'assets');
 
 export interface PagesDependencies {
   store: Store;
