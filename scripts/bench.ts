@@ -13,10 +13,11 @@
  *   --seed=1000        BENCH_SEED          agents created in each app before measuring
  *   --variants=ours,ours-no-logs,ours-no-validation   BENCH_VARIANTS  (ours, the headline, always runs;
  *                      ours-bare has both logs and response validation off)
+ *   --keep             BENCH_KEEP=1        keep the SQLite files and logs (large) next to the report
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +33,7 @@ interface Options {
   warmupS: number;
   connections: number;
   seed: number;
+  keep: boolean;
   variants: VariantName[];
 }
 
@@ -83,11 +85,11 @@ interface Measurement {
 
 function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   const flag = (name: string): string | undefined => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const numberOf = (name: string, envName: string, fallback: number): number => {
+  const numberOf = (name: string, envName: string, fallback: number, min = 1): number => {
     const raw = flag(name) ?? env[envName];
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} / ${envName} must be a positive number (got "${raw}")`);
+    if (!Number.isFinite(value) || value < min) throw new Error(`--${name} / ${envName} must be a number of at least ${min} (got "${raw}")`);
     return value;
   };
   const listed = (flag('variants') ?? env.BENCH_VARIANTS ?? 'ours,ours-no-logs,ours-no-validation').split(',').map((name) => name.trim()).filter(Boolean);
@@ -97,9 +99,10 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   const variants = ['minimal', 'ours', ...listed.filter((name) => name !== 'ours')] as VariantName[];
   return {
     durationS: numberOf('duration', 'BENCH_DURATION', 10),
-    warmupS: numberOf('warmup', 'BENCH_WARMUP', 2),
+    warmupS: numberOf('warmup', 'BENCH_WARMUP', 2, 0),
     connections: Math.round(numberOf('connections', 'BENCH_CONNECTIONS', 50)),
     seed: Math.round(numberOf('seed', 'BENCH_SEED', 1000)),
+    keep: argv.includes('--keep') || env.BENCH_KEEP === '1',
     variants: [...new Set(variants)],
   };
 }
@@ -366,6 +369,9 @@ async function main(): Promise<void> {
       if (exitCode !== 0) console.error(`bench: ${app.variant.name} exited with ${exitCode}:\n${app.stderr()}`);
     }
     apps.length = 0;
+    const logSizes = options.variants
+      .filter((name) => VARIANTS[name].service?.logs)
+      .map((name) => `${name} ${(statSync(path.join(runDir, `${name}.log`)).size / 1e6).toFixed(0)} MB`);
     const context = {
       machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), shared with other work while this ran`,
       'load average (1/5/15 min)': `before ${loadBefore}; after ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`,
@@ -373,12 +379,16 @@ async function main(): Promise<void> {
       load: `autocannon in the bench process on the same cores, ${options.connections} connections, each sending its next request as soon as the last is answered, ${options.durationS} s per route and app after ${options.warmupS} s warm-up`,
       data: `${options.seed} agents seeded per app; fresh SQLite file each; 127.0.0.1 only`,
       'exit codes after SIGTERM': Object.entries(exits).map(([name, code]) => `${name} ${code}`).join(', '),
+      'request logs written': logSizes.join(', '),
     };
     const report = renderReport(options, measurements, context);
     console.log(`\n${report}`);
     writeFileSync(path.join(runDir, 'report.txt'), `${report}\n`);
     writeFileSync(path.join(runDir, 'results.json'), `${JSON.stringify({ options, context, measurements }, null, 2)}\n`);
     writeFileSync(path.join(ROOT, '.bench', 'latest.txt'), `${report}\n`);
+    if (!options.keep) {
+      for (const file of readdirSync(runDir).filter((name) => /\.(log|sqlite(-wal|-shm)?)$/.test(name))) rmSync(path.join(runDir, file));
+    }
   } finally {
     await stopAll();
   }
