@@ -67,7 +67,7 @@ export function buildApp({
   );
 
   app.use(allowCrossOrigin(config.corsOrigins), negotiateApiVersion);
-  const limiters = createRateLimiters(config.rateLimits, metrics, redis);
+  const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis);
   app.use('/api/auth/login', limiters.login);
   app.use('/api', limiters.api);
   app.use(limiters.root);

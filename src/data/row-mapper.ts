@@ -91,8 +91,12 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
   };
 }
 
+const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 /** Values are written as ISO 8601 UTC text; both databases hand them back in their own way. */
 export function toIsoTimestamp(value: unknown): string {
+  // SQLite returns exactly what was written: no Date round trip on every row of every page.
+  if (typeof value === 'string' && ISO_UTC_MS.test(value)) return value;
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'number') return new Date(value).toISOString();
   if (typeof value === 'string') return new Date(value).toISOString();

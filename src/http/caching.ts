@@ -17,6 +17,14 @@ export function versionTag(item: Versioned): string {
   return `"${digest(`${item.id}@${item.updated_at}`)}"`;
 }
 
+/**
+ * The weak ETag of a page whose representation is just its items: their versions, in order,
+ * decide it, so there is no need to serialise and hash the whole body.
+ */
+export function pageTag(items: readonly Versioned[]): string {
+  return `W/"${digest(items.map((item) => `${item.id}@${item.updated_at}`).join(','))}"`;
+}
+
 /** A weak ETag for a representation assembled from several items (pages, sparse fields, includes). */
 export function contentTag(content: unknown): string {
   return `W/"${digest(JSON.stringify(content))}"`;

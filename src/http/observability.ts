@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import { routeLabel } from './route-label';
@@ -106,13 +106,28 @@ export function observeRequests(logger: Logger, metrics: Metrics): RequestHandle
           ...(aborted && { aborted: true }),
           durationMs: Math.round(seconds * 1e6) / 1e3,
           req: { headers: req.headers, remoteAddress: req.socket.remoteAddress },
-          res: { headers: res.getHeaders() },
+          res: { headers: loggedResponseHeaders(res) },
         },
         'request completed',
       );
     });
     next();
   };
+}
+
+/**
+ * The response headers worth a log line. The fixed security headers (CSP, HSTS and the like)
+ * would triple every line and its serialisation cost for nothing a reader needs.
+ */
+const LOGGED_RESPONSE_HEADERS = ['content-type', 'content-length', 'location', 'set-cookie', 'retry-after'] as const;
+
+function loggedResponseHeaders(res: Response): Record<string, unknown> {
+  const headers: Record<string, unknown> = {};
+  for (const name of LOGGED_RESPONSE_HEADERS) {
+    const value = res.getHeader(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
 }
 
 export function serveMetrics(metrics: Metrics): RequestHandler {

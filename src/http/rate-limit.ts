@@ -3,6 +3,7 @@ import { rateLimit, type Options } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { RateLimit, RateLimits } from '../config';
 import { rateLimited } from '../errors';
+import type { Logger } from '../logger';
 import type { Metrics } from './observability';
 
 /** What the limiters need of a Redis client: one raw command at a time (node-redis's sendCommand). */
@@ -18,7 +19,7 @@ const UNLIMITED = /^\/(health(\/ready)?|metrics)$/;
  * (5 an hour; successes are not counted), and a generous one for the root surface. Counters
  * live in Redis when a client is given, so that every instance shares them.
  */
-export function createRateLimiters(limits: RateLimits, metrics: Metrics, redis?: RateLimitRedis) {
+export function createRateLimiters(limits: RateLimits, metrics: Metrics, logger: Logger, redis?: RateLimitRedis) {
   const limiter = (name: string, limit: RateLimit, extra: Partial<Options> = {}): RequestHandler =>
     rateLimit({
       windowMs: limit.windowMs,
@@ -34,6 +35,8 @@ export function createRateLimiters(limits: RateLimits, metrics: Metrics, redis?:
         : undefined,
       // An unreachable Redis must not take the API down: requests pass and the error is logged.
       passOnStoreError: true,
+      // Its store errors and configuration warnings (e.g. X-Forwarded-For without TRUST_PROXY) go to our log.
+      logger,
       handler: (_req, res, next) => {
         metrics.rateLimitHits.inc({ limiter: name });
         next(rateLimited(Number(res.getHeader('Retry-After')) || Math.ceil(limit.windowMs / 1000)));

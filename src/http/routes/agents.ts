@@ -4,14 +4,14 @@ import * as agents from '../../domain/agents';
 import { offsetQuery } from '../../domain/collection';
 import type { Agent } from '../../domain/model';
 import { principalOf } from '../authenticate';
-import { contentTag, ifMatch, newestChange, sendRead, tagWrite, versionTag } from '../caching';
+import { ifMatch, newestChange, pageTag, sendRead, tagWrite, versionTag } from '../caching';
 import type { Handler } from '../typed-handler';
 
 export function agentRoutes(store: Store): Router {
   const list: Handler<'listAgents'> = async (req, res) => {
     const { skip = 0, limit = 100, status } = req.query;
     const { items } = await agents.listAgents(store, principalOf(req), offsetQuery(skip, limit, status));
-    sendRead(res, items, { etag: contentTag(items), lastModified: newestChange(items) });
+    sendRead(res, items, { etag: pageTag(items), lastModified: newestChange(items) });
   };
   const create: Handler<'createAgent'> = async (req, res) => {
     const agent = await agents.createAgent(store, principalOf(req), req.body);

@@ -4,14 +4,14 @@ import { offsetQuery } from '../../domain/collection';
 import type { Task } from '../../domain/model';
 import * as tasks from '../../domain/tasks';
 import { principalOf } from '../authenticate';
-import { contentTag, ifMatch, newestChange, sendRead, tagWrite, versionTag } from '../caching';
+import { ifMatch, newestChange, pageTag, sendRead, tagWrite, versionTag } from '../caching';
 import type { Handler } from '../typed-handler';
 
 export function taskRoutes(store: Store): Router {
   const list: Handler<'listTasks'> = async (req, res) => {
     const { skip = 0, limit = 100, status } = req.query;
     const { items } = await tasks.listTasks(store, principalOf(req), req.params.agent_id, offsetQuery(skip, limit, status));
-    sendRead(res, items, { etag: contentTag(items), lastModified: newestChange(items) });
+    sendRead(res, items, { etag: pageTag(items), lastModified: newestChange(items) });
   };
   const create: Handler<'createTask'> = async (req, res) => {
     const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body);
