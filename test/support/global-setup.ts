@@ -1,34 +1,30 @@
 import { CHROMIUM_PATH, chromiumRunnable, IN_CI, PG_TEST_URL, postgresReachable, REDIS_TEST_URL, redisReachable } from './services';
 
+interface Service {
+  name: string;
+  /** Where it was looked for, and what to do about it. */
+  where: string;
+  /** Set to '0' or '1' for the suites that need it. */
+  flag: string;
+  /** Undefined when the service answers; otherwise why not. */
+  probe: () => Promise<string | undefined>;
+}
+
+const SERVICES: Service[] = [
+  { name: 'PostgreSQL', where: PG_TEST_URL, flag: 'TEST_PG_AVAILABLE', probe: postgresReachable },
+  { name: 'Redis', where: REDIS_TEST_URL, flag: 'TEST_REDIS_AVAILABLE', probe: redisReachable },
+  { name: 'Chromium', where: `${CHROMIUM_PATH} (set CHROMIUM_PATH or apt-get install chromium)`, flag: 'TEST_CHROMIUM_AVAILABLE', probe: chromiumRunnable },
+];
+
 /**
  * Probes the services the suites need once. In CI a missing service fails the run; on a
  * developer's machine its suites are skipped with the reason printed.
  */
 export default async function globalSetup(): Promise<void> {
-  const pgProblem = await postgresReachable();
-  if (pgProblem && IN_CI) {
-    throw new Error(`PostgreSQL at ${PG_TEST_URL} is required in CI and unreachable: ${pgProblem}`);
+  for (const service of SERVICES) {
+    const problem = await service.probe();
+    if (problem && IN_CI) throw new Error(`${service.name} at ${service.where} is required in CI and unavailable: ${problem}`);
+    if (problem) console.warn(`\n[skip] ${service.name} suites skipped: ${service.where} unavailable (${problem})\n`);
+    process.env[service.flag] = problem ? '0' : '1';
   }
-  if (pgProblem) {
-    console.warn(`\n[skip] PostgreSQL suites skipped: ${PG_TEST_URL} unreachable (${pgProblem})\n`);
-  }
-  process.env.TEST_PG_AVAILABLE = pgProblem ? '0' : '1';
-
-  const redisProblem = await redisReachable();
-  if (redisProblem && IN_CI) {
-    throw new Error(`Redis at ${REDIS_TEST_URL} is required in CI and unreachable: ${redisProblem}`);
-  }
-  if (redisProblem) {
-    console.warn(`\n[skip] Redis suites skipped: ${REDIS_TEST_URL} unreachable (${redisProblem})\n`);
-  }
-  process.env.TEST_REDIS_AVAILABLE = redisProblem ? '0' : '1';
-
-  const chromiumProblem = await chromiumRunnable();
-  if (chromiumProblem && IN_CI) {
-    throw new Error(`Chromium at ${CHROMIUM_PATH} is required in CI for the browser suites and cannot run: ${chromiumProblem}`);
-  }
-  if (chromiumProblem) {
-    console.warn(`\n[skip] browser suites skipped: Chromium at ${CHROMIUM_PATH} cannot run (${chromiumProblem}); set CHROMIUM_PATH or apt-get install chromium\n`);
-  }
-  process.env.TEST_CHROMIUM_AVAILABLE = chromiumProblem ? '0' : '1';
 }
