@@ -5,23 +5,23 @@ import { createTokenService, type TokenService } from './auth/tokens';
 import type { Config } from './config';
 import type { Database } from './data/database';
 import { createStore } from './data/store';
+import { authenticate } from './http/authenticate';
+import { allowCrossOrigin } from './http/cors';
 import { createDocsRouter } from './http/docs';
 import { errorHandler } from './http/error-handler';
 import { createMetrics, observeRequests, serveMetrics, type Metrics } from './http/observability';
 import { loadApiDocument, validateAgainst, type ApiDocument } from './http/openapi';
-import { authenticate } from './http/authenticate';
+import { createRateLimiters, type RateLimitRedis } from './http/rate-limit';
 import { assignRequestId } from './http/request-id';
-import { createSignIn } from './http/sign-in';
 import { agentRoutes } from './http/routes/agents';
 import { authRoutes } from './http/routes/auth';
 import { healthRoutes } from './http/routes/health';
 import { taskRoutes } from './http/routes/tasks';
 import { v1AgentRoutes } from './http/routes/v1-agents';
 import { v1UserRoutes } from './http/routes/v1-users';
-import type { Logger } from './logger';
-import { allowCrossOrigin } from './http/cors';
-import { createRateLimiters, type RateLimitRedis } from './http/rate-limit';
+import { createSignIn } from './http/sign-in';
 import { announceDeprecations, negotiateApiVersion } from './http/versioning';
+import type { Logger } from './logger';
 
 export interface AppDependencies {
   config: Config;
