@@ -103,6 +103,20 @@ describeEachDatabase('agents', (get) => {
     });
   });
 
+  describe('routing', () => {
+    it('when a route does not exist, then a JSON 404; when the method is wrong, then 405 with Allow', async () => {
+      const missing = await get().http.get('/nowhere/at/all');
+      expect(missing.status).toBe(404);
+      expect(missing.headers['content-type']).toMatch(/application\/json/);
+      expect(missing.body).toEqual({ error: 'not_found', message: 'Not Found', detail: 'Not Found' });
+      const wrong = await get().http.delete('/agents');
+      expect(wrong.status).toBe(405);
+      expect(wrong.headers.allow).toMatch(/GET/);
+      expect(wrong.headers.allow).toMatch(/POST/);
+      expect(wrong.body).toEqual({ error: 'method_not_allowed', message: expect.any(String) });
+    });
+  });
+
   describe('list', () => {
     it('when agents are listed with skip and limit, then pages are in creation order without overlap', async () => {
       const ids = [];
