@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     accounts: { demo: { email: 'demo@example.com', email_verified: true, name: 'Demo User' } },
   });
   const providers = [{ id: PROVIDER_ID, name: 'Local IdP (development)', issuer: idp.issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }];
-  const file = path.resolve(__dirname, '..', 'data', 'dev-idp-providers.json');
+  const file = path.resolve(process.env.IDP_PROVIDERS_FILE ?? path.join(__dirname, '..', 'data', 'dev-idp-providers.json'));
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(providers, null, 2)}\n`);
 
