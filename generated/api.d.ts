@@ -150,7 +150,8 @@ export interface paths {
          * Issue an access token (OAuth 2.0 password grant, first-party only)
          * @description RFC 6749 section 4.3: `grant_type=password` with `username` (the e-mail) and `password`,
          *     form-encoded. Errors follow RFC 6749 section 5.2. Kept for first-party and Swagger UI use;
-         *     RFC 9700 forbids this grant to third-party clients.
+         *     RFC 9700 forbids this grant to third-party clients. Failed attempts share the budget of
+         *     `POST /api/auth/login` (5 an hour per client by default; 429 beyond it).
          */
         post: operations["issueToken"];
         delete?: never;

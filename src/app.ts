@@ -68,7 +68,8 @@ export function buildApp({
 
   app.use(allowCrossOrigin(config.corsOrigins), negotiateApiVersion);
   const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis);
-  app.use('/api/auth/login', limiters.login);
+  // Both password endpoints share one failure budget: /token must not be the way around it.
+  app.use(['/api/auth/login', '/token'], limiters.login);
   app.use('/api', limiters.api);
   app.use(limiters.root);
 

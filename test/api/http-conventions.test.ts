@@ -167,6 +167,24 @@ describe('rate limits', () => {
     }
   });
 
+  it('when passwords are guessed at /token and /api/auth/login, then both share the 5-failure budget', async () => {
+    const { http, db } = await limitedApp({ login: 5 });
+    try {
+      const email = `token-limit-${randomBytes(3).toString('hex')}@example.test`;
+      await http.post('/api/v1/users').send({ name: 'limited', email, password: 'correct horse' }).expect(201);
+      for (let i = 0; i < 3; i++) {
+        expect((await http.post('/token').type('form').send({ grant_type: 'password', username: email, password: 'guess' })).status).toBe(400);
+      }
+      for (let i = 0; i < 2; i++) expect((await http.post('/api/auth/login').send({ email, password: 'guess' })).status).toBe(401);
+      const refused = await http.post('/token').type('form').send({ grant_type: 'password', username: email, password: 'correct horse' });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: 'rate_limit_exceeded', message: expect.any(String) });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('when the root surface exceeds its limit, then 429 rate_limit_exceeded in the root error body, and health probes are never limited', async () => {
     const { http, db } = await limitedApp({ root: 2 });
     try {
