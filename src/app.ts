@@ -66,7 +66,7 @@ export function buildApp({
     }),
   );
 
-  app.use(allowCrossOrigin(config.corsOrigins), negotiateApiVersion);
+  app.use(allowCrossOrigin(config.corsOrigins), negotiateApiVersion(apiDocument));
   const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis);
   // Both password endpoints share one failure budget: /token must not be the way around it.
   app.use(['/api/auth/login', '/token'], limiters.login);

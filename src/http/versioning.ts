@@ -2,23 +2,30 @@ import type { Request, RequestHandler } from 'express';
 import { invalidValue } from '../errors';
 import type { ApiDocument } from './openapi';
 
-export const SUPPORTED_API_VERSIONS = ['1.0'] as const;
-const DEFAULT_API_VERSION = '1.0';
-
-/** The `api-version` request header: default 1.0, echoed on the response, anything unknown is 400. */
-export const negotiateApiVersion: RequestHandler = (req, res, next) => {
-  const asked = req.get('api-version')?.trim() || DEFAULT_API_VERSION;
-  if (!(SUPPORTED_API_VERSIONS as readonly string[]).includes(asked)) {
-    next(
-      invalidValue(`api-version ${asked.slice(0, 20)} is not supported; supported: ${SUPPORTED_API_VERSIONS.join(', ')}`, [
-        { field: 'api-version', in: 'header', message: `must be one of ${SUPPORTED_API_VERSIONS.join(', ')}` },
-      ]),
-    );
-    return;
-  }
-  res.set('api-version', asked);
-  next();
-};
+/**
+ * The `api-version` request header: api.yaml's `ApiVersion` parameter lists the versions and the
+ * default. The applied version is echoed on the response; anything unknown is 400.
+ */
+export function negotiateApiVersion(document: ApiDocument): RequestHandler {
+  const schema = (document.components as { parameters?: Record<string, { schema?: { enum?: string[]; default?: string } }> } | undefined)
+    ?.parameters?.ApiVersion?.schema;
+  const supported = schema?.enum ?? [];
+  const fallback = schema?.default;
+  if (!fallback || !supported.includes(fallback)) throw new Error('api.yaml: components.parameters.ApiVersion needs an enum that holds its default');
+  return (req, res, next) => {
+    const asked = req.get('api-version')?.trim() || fallback;
+    if (!supported.includes(asked)) {
+      next(
+        invalidValue(`api-version ${asked.slice(0, 20)} is not supported; supported: ${supported.join(', ')}`, [
+          { field: 'api-version', in: 'header', message: `must be one of ${supported.join(', ')}` },
+        ]),
+      );
+      return;
+    }
+    res.set('api-version', asked);
+    next();
+  };
+}
 
 type Operation = { operationId?: string; deprecated?: boolean; 'x-sunset'?: string };
 
