@@ -1,3 +1,5 @@
+import type { components } from '../generated/api';
+
 /**
  * The application's single error vocabulary. Domain and data code throw these; the HTTP error
  * handler alone decides how each one is written on the wire (root surface or /api envelope).
@@ -12,11 +14,8 @@ export type ErrorCode =
   | 'precondition_failed'
   | 'rate_limit_exceeded';
 
-export interface FieldProblem {
-  field: string;
-  in: 'body' | 'query' | 'path' | 'header';
-  message: string;
-}
+/** One offending field or parameter, as api.yaml's FieldError describes it. */
+export type FieldProblem = components['schemas']['FieldError'];
 
 export class AppError extends Error {
   constructor(
