@@ -58,6 +58,8 @@ export const invalidCredentials = () => new AppError('unauthorized', 'Could not 
 export const wrongPassword = () => new AppError('unauthorized', 'Invalid email or password');
 export const invalidApiKey = () => new AppError('forbidden', 'Invalid API key');
 export const forbidden = (message: string) => new AppError('forbidden', message);
+/** What an API key gets where only a user makes sense (its profile, its connections, user management). */
+export const notAUser = () => forbidden('An API key is a service principal, not a user');
 
 /** RFC 6749 section 5.2 errors of the token endpoint. */
 export type OAuthErrorCode = 'invalid_request' | 'invalid_grant' | 'unsupported_grant_type';

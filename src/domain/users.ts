@@ -3,7 +3,7 @@ import type { UserChanges } from '../data/users-repository';
 import { isUniqueViolation } from '../data/users-repository';
 import type { Store } from '../data/store';
 import { newId, nextTimestamp, now } from '../data/ids';
-import { duplicate, forbidden, invalidValue, userNotFound, wrongPassword } from '../errors';
+import { duplicate, forbidden, invalidValue, notAUser, userNotFound, wrongPassword } from '../errors';
 import type { Principal } from './access';
 import type { ListQuery, ListResult } from './collection';
 import type { Post, User, UserCreate, UserReplace, UserRole, UserUpdate } from './model';
@@ -117,7 +117,7 @@ export function mayManage(principal: Principal, userId: string): boolean {
 }
 
 function assertUserPrincipal(principal: Principal): asserts principal is Extract<Principal, { kind: 'user' }> {
-  if (principal.kind !== 'user') throw forbidden('An API key is a service principal, not a user');
+  if (principal.kind !== 'user') throw notAUser();
 }
 
 function normaliseName(raw: string): string {

@@ -40,8 +40,18 @@ export function sendRead(res: Response, body: unknown, validators: { etag: strin
   res.json(body);
 }
 
+/** A page: a weak tag of its content (or the one given), Last-Modified from its newest item. */
+export function sendPage(res: Response, body: unknown, items: readonly Versioned[], etag: string = contentTag(body)): void {
+  sendRead(res, body, { etag, lastModified: newestChange(items) });
+}
+
+/** One item: its version's strong tag, or a weak tag of `reshaped` when `fields`/`include` changed what is sent. */
+export function sendItem(res: Response, item: Versioned, body: unknown, reshaped?: unknown): void {
+  sendRead(res, body, { etag: reshaped === undefined ? versionTag(item) : contentTag(reshaped), lastModified: item.updated_at });
+}
+
 /** The newest `updated_at` of a page, for its Last-Modified. */
-export function newestChange(items: readonly Versioned[]): string | undefined {
+function newestChange(items: readonly Versioned[]): string | undefined {
   return items.reduce<string | undefined>((newest, item) => (newest === undefined || item.updated_at > newest ? item.updated_at : newest), undefined);
 }
 

@@ -41,3 +41,9 @@ export function pickFields<T extends { id: string }>(item: T, fields: readonly s
 export function cursorMeta(page: ListResult<{ id: string }>): { nextCursor: string | null; hasMore: boolean } {
   return { nextCursor: page.hasMore ? (page.items.at(-1)?.id ?? null) : null, hasMore: page.hasMore };
 }
+
+/** The page-numbered envelope's meta. */
+export function pageMeta(page: ListResult<unknown>, query: ListQuery): { total: number; page: number; limit: number } {
+  const { window } = query;
+  return { total: page.total ?? 0, page: window.kind === 'page' ? window.page : 1, limit: window.limit };
+}

@@ -4,14 +4,14 @@ import * as agents from '../../domain/agents';
 import { offsetQuery } from '../../domain/collection';
 import type { Agent } from '../../domain/model';
 import { principalOf } from '../authenticate';
-import { ifMatch, newestChange, pageTag, sendRead, tagWrite, versionTag } from '../caching';
+import { ifMatch, pageTag, sendItem, sendPage, tagWrite } from '../caching';
 import type { Handler } from '../typed-handler';
 
 export function agentRoutes(store: Store): Router {
   const list: Handler<'listAgents'> = async (req, res) => {
     const { skip = 0, limit = 100, status } = req.query;
     const { items } = await agents.listAgents(store, principalOf(req), offsetQuery(skip, limit, status));
-    sendRead(res, items, { etag: pageTag(items), lastModified: newestChange(items) });
+    sendPage(res, items, items, pageTag(items));
   };
   const create: Handler<'createAgent'> = async (req, res) => {
     const agent = await agents.createAgent(store, principalOf(req), req.body);
@@ -19,7 +19,7 @@ export function agentRoutes(store: Store): Router {
   };
   const read: Handler<'getAgent'> = async (req, res) => {
     const agent = await agents.getAgent(store, principalOf(req), req.params.agent_id);
-    sendRead(res, agent, { etag: versionTag(agent), lastModified: agent.updated_at });
+    sendItem(res, agent, agent);
   };
   const replace: Handler<'replaceAgent'> = async (req, res) => {
     const agent = await agents.replaceAgent(store, principalOf(req), req.params.agent_id, req.body, ifMatch<Agent>(req.get('if-match')));

@@ -7,7 +7,7 @@ import type { OAuthProvider, ProviderRegistry } from '../../auth/oauth/providers
 import { completeSignIn, startSignIn, type SignInDependencies } from '../../auth/oauth/sign-in';
 import type { TokenService } from '../../auth/tokens';
 import { listConnections } from '../../domain/identities';
-import { AppError, forbidden, SignInError } from '../../errors';
+import { AppError, notAUser, SignInError } from '../../errors';
 import type { Logger } from '../../logger';
 import { principalOf, SESSION_COOKIE } from '../authenticate';
 import { contentTag, sendRead } from '../caching';
@@ -68,7 +68,7 @@ export function oauthRoutes(deps: OAuthRouteDependencies): Router {
 
   const connections: Handler<'listMyConnections'> = async (req, res) => {
     const principal = principalOf(req);
-    if (principal.kind !== 'user') throw forbidden('An API key is a service principal, not a user');
+    if (principal.kind !== 'user') throw notAUser();
     const data = await listConnections(deps.store, principal.user.id, deps.providers.list(), Date.now(), REFRESH_LEAD_MS);
     sendRead(res, envelope(data), { etag: contentTag(data) });
   };

@@ -4,14 +4,14 @@ import { offsetQuery } from '../../domain/collection';
 import type { Task } from '../../domain/model';
 import * as tasks from '../../domain/tasks';
 import { principalOf } from '../authenticate';
-import { ifMatch, newestChange, pageTag, sendRead, tagWrite, versionTag } from '../caching';
+import { ifMatch, pageTag, sendItem, sendPage, tagWrite } from '../caching';
 import type { Handler } from '../typed-handler';
 
 export function taskRoutes(store: Store): Router {
   const list: Handler<'listTasks'> = async (req, res) => {
     const { skip = 0, limit = 100, status } = req.query;
     const { items } = await tasks.listTasks(store, principalOf(req), req.params.agent_id, offsetQuery(skip, limit, status));
-    sendRead(res, items, { etag: pageTag(items), lastModified: newestChange(items) });
+    sendPage(res, items, items, pageTag(items));
   };
   const create: Handler<'createTask'> = async (req, res) => {
     const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body);
@@ -19,7 +19,7 @@ export function taskRoutes(store: Store): Router {
   };
   const read: Handler<'getTask'> = async (req, res) => {
     const task = await tasks.getTask(store, principalOf(req), req.params.agent_id, req.params.task_id);
-    sendRead(res, task, { etag: versionTag(task), lastModified: task.updated_at });
+    sendItem(res, task, task);
   };
   const update: Handler<'updateTask'> = async (req, res) => {
     const task = await tasks.updateTask(store, principalOf(req), req.params.agent_id, req.params.task_id, req.body, ifMatch<Task>(req.get('if-match')));

@@ -4,7 +4,7 @@ import * as agents from '../../domain/agents';
 import * as tasks from '../../domain/tasks';
 import type { Agent, Task } from '../../domain/model';
 import { principalOf } from '../authenticate';
-import { contentTag, ifMatch, newestChange, sendRead, tagWrite, versionTag } from '../caching';
+import { ifMatch, sendItem, sendPage, tagWrite } from '../caching';
 import { cursorMeta, pickFields, toListQuery } from '../collection-params';
 import { envelope } from '../envelope';
 import type { Handler } from '../typed-handler';
@@ -22,7 +22,7 @@ export function v1AgentRoutes(store: Store): Router {
     const page = await agents.listAgents(store, principalOf(req), toListQuery(req.query, 'cursor', '-created_at'));
     const data = (await withTasks(page.items, include)).map((agent) => pickFields(agent, fields, include));
     const body = { data, meta: cursorMeta(page) };
-    sendRead(res, body, { etag: contentTag(body), lastModified: newestChange(page.items) });
+    sendPage(res, body, page.items);
   };
   const createAgent: Handler<'createAgentV1'> = async (req, res) => {
     const agent = await agents.createAgent(store, principalOf(req), req.body);
@@ -33,8 +33,7 @@ export function v1AgentRoutes(store: Store): Router {
     const agent = await agents.getAgent(store, principalOf(req), req.params.agent_id);
     const [shaped] = await withTasks([agent], include);
     const data = pickFields(shaped ?? agent, fields, include);
-    const etag = fields || include ? contentTag(data) : versionTag(agent);
-    sendRead(res, envelope(data), { etag, lastModified: agent.updated_at });
+    sendItem(res, agent, envelope(data), fields || include ? data : undefined);
   };
   const replaceAgent: Handler<'replaceAgentV1'> = async (req, res) => {
     const agent = await agents.replaceAgent(store, principalOf(req), req.params.agent_id, req.body, ifMatch<Agent>(req.get('if-match')));
@@ -53,7 +52,7 @@ export function v1AgentRoutes(store: Store): Router {
     const page = await tasks.listTasks(store, principalOf(req), req.params.agent_id, toListQuery(req.query, 'cursor', '-created_at'));
     const data = page.items.map((task) => pickFields(task, req.query.fields));
     const body = { data, meta: cursorMeta(page) };
-    sendRead(res, body, { etag: contentTag(body), lastModified: newestChange(page.items) });
+    sendPage(res, body, page.items);
   };
   const createTask: Handler<'createTaskV1'> = async (req, res) => {
     const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body);
@@ -62,7 +61,7 @@ export function v1AgentRoutes(store: Store): Router {
   const getTask: Handler<'getTaskV1'> = async (req, res) => {
     const task = await tasks.getTask(store, principalOf(req), req.params.agent_id, req.params.task_id);
     const data = pickFields(task, req.query.fields);
-    sendRead(res, envelope(data), { etag: req.query.fields ? contentTag(data) : versionTag(task), lastModified: task.updated_at });
+    sendItem(res, task, envelope(data), req.query.fields ? data : undefined);
   };
   const updateTask: Handler<'updateTaskV1'> = async (req, res) => {
     const { agent_id: agentId, task_id: taskId } = req.params;

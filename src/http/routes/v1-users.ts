@@ -3,10 +3,10 @@ import type { Store } from '../../data/store';
 import { createPost, listPosts } from '../../domain/posts';
 import * as users from '../../domain/users';
 import type { User } from '../../domain/model';
-import { forbidden } from '../../errors';
+import { notAUser } from '../../errors';
 import { principalOf } from '../authenticate';
-import { contentTag, ifMatch, newestChange, sendRead, tagWrite, versionTag } from '../caching';
-import { cursorMeta, pickFields, toListQuery } from '../collection-params';
+import { ifMatch, sendItem, sendPage, tagWrite } from '../caching';
+import { cursorMeta, pageMeta, pickFields, toListQuery } from '../collection-params';
 import { envelope } from '../envelope';
 import type { Handler } from '../typed-handler';
 
@@ -23,9 +23,8 @@ export function v1UserRoutes(store: Store): Router {
     const query = toListQuery(req.query, 'page', 'created_at');
     const page = await users.listUsers(store, principalOf(req), query);
     const data = (await withPosts(page.items, include)).map((user) => pickFields(user, fields, include));
-    const window = query.window as { page: number; limit: number };
-    const body = { data, meta: { total: page.total ?? 0, page: window.page, limit: window.limit } };
-    sendRead(res, body, { etag: contentTag(body), lastModified: newestChange(page.items) });
+    const body = { data, meta: pageMeta(page, query) };
+    sendPage(res, body, page.items);
   };
   const signUp: Handler<'signUp'> = async (req, res) => {
     const user = await users.signUp(store, req.body);
@@ -36,7 +35,7 @@ export function v1UserRoutes(store: Store): Router {
     const user = await users.getUser(store, principalOf(req), req.params.user_id);
     const [shaped] = await withPosts([user], include);
     const data = pickFields(shaped ?? user, fields, include);
-    sendRead(res, envelope(data), { etag: fields || include ? contentTag(data) : versionTag(user), lastModified: user.updated_at });
+    sendItem(res, user, envelope(data), fields || include ? data : undefined);
   };
   const replace: Handler<'replaceUser'> = async (req, res) => {
     const user = await users.replaceUser(store, principalOf(req), req.params.user_id, req.body, ifMatch<User>(req.get('if-match')));
@@ -52,14 +51,14 @@ export function v1UserRoutes(store: Store): Router {
   };
   const me: Handler<'getMe'> = (req, res) => {
     const principal = principalOf(req);
-    if (principal.kind !== 'user') throw forbidden('An API key is a service principal, not a user');
+    if (principal.kind !== 'user') throw notAUser();
     res.set('Cache-Control', 'private, no-cache').json(envelope(principal.user));
   };
 
   const posts: Handler<'listPosts'> = async (req, res) => {
     const page = await listPosts(store, req.params.user_id, toListQuery(req.query, 'cursor', '-created_at'));
     const body = { data: page.items.map((post) => pickFields(post, req.query.fields)), meta: cursorMeta(page) };
-    sendRead(res, body, { etag: contentTag(body), lastModified: newestChange(page.items) });
+    sendPage(res, body, page.items);
   };
   const writePost: Handler<'createPost'> = async (req, res) => {
     const post = await createPost(store, principalOf(req), req.params.user_id, req.body);
