@@ -573,6 +573,155 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document (JSON)
+         * @description The OpenAPI document the service validates against, as JSON. Served outside the request validator.
+         */
+        get: operations["getApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Interactive reference (Swagger UI, HTML)
+         * @description Swagger UI for this document, served from installed packages (no CDN) under the service's own Content-Security-Policy.
+         */
+        get: operations["getSwaggerUi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's name. */
+                file: components["parameters"]["StaticFile"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A file of the Swagger UI page
+         * @description The page's scripts, style sheet and icons (`swagger-ui-bundle.js`, `swagger-ui-standalone-preset.js`, `swagger-ui-init.js`, `swagger-ui.css`, `favicon-16x16.png`, `favicon-32x32.png`). Any other name answers 404.
+         */
+        get: operations["getSwaggerUiAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/redoc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reference (ReDoc, HTML)
+         * @description ReDoc for this document, served from installed packages (no CDN) under the service's own Content-Security-Policy.
+         */
+        get: operations["getRedoc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/redoc/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's name. */
+                file: components["parameters"]["StaticFile"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A file of the ReDoc page
+         * @description `redoc.standalone.js`; any other name answers 404.
+         */
+        get: operations["getRedocAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's name. */
+                file: components["parameters"]["StaticFile"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A file of the sign-in pages
+         * @description The script and style sheet of `/login` and `/`; any other name answers 404.
+         */
+        get: operations["getPageAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Request latency, status and size, rate-limit hits, refused requests and sign-in failure counters, in Prometheus's text format. Never rate-limited.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -703,11 +852,17 @@ export interface components {
             in?: string;
         };
         IntegerFilter: {
+            /** Format: int32 */
             eq?: number;
+            /** Format: int32 */
             ne?: number;
+            /** Format: int32 */
             gt?: number;
+            /** Format: int32 */
             gte?: number;
+            /** Format: int32 */
             lt?: number;
+            /** Format: int32 */
             lte?: number;
             in?: string;
         };
@@ -885,10 +1040,14 @@ export interface components {
             /** @description Seconds until the token expires. */
             expires_in: number;
         };
-        /** @description RFC 6749 section 5.2. */
+        /**
+         * @description Every error of the token endpoint, in RFC 6749 section 5.2's shape. Protocol errors use
+         *     its codes (400); the endpoint's other failures use the registered codes of section
+         *     4.1.2.1: `temporarily_unavailable` (429, 503) and `server_error` (500).
+         */
         OAuthError: {
             /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable" | "server_error";
             error_description?: string;
         };
         LoginRequest: {
@@ -928,7 +1087,7 @@ export interface components {
         ApiError: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
                 message: string;
                 /** @description For validation, a list of `{field, message}`; otherwise any value. */
                 details?: unknown;
@@ -1397,13 +1556,146 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The file; cached for an hour. */
+        StaticFile: {
+            headers: {
+                /** @description `public, max-age=3600`. */
+                "Cache-Control"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "text/javascript": string;
+                "application/javascript": string;
+                "text/css": string;
+                "image/png": string;
+            };
+        };
+        /**
+         * @description No operation of this document has this path. Paths are exact and case-sensitive: `/Agents`,
+         *     `/agents/` and `//agents` are not `/agents`. Under `/api` the body is `ApiError`
+         *     (`NOT_FOUND`); on `/token/` and every other path it is `Error`.
+         */
+        NotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "not_found",
+                 *       "message": "Not Found",
+                 *       "detail": "Not Found"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The path exists but not with this method. `Allow` lists the methods it has (HEAD wherever
+         *     GET is, and OPTIONS). Under `/api` the body is `ApiError` (`METHOD_NOT_ALLOWED`), on
+         *     `/token` `OAuthError` (`invalid_request`), elsewhere `Error` (`method_not_allowed`).
+         */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods this path has. */
+                Allow?: string;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The path exists but not with this method (`METHOD_NOT_ALLOWED`); `Allow` lists the methods it has. */
+        ApiMethodNotAllowed: {
+            headers: {
+                /** @description The methods this path has. */
+                Allow?: string;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description A request Node's HTTP parser refuses before any operation is chosen: 400 (malformed
+         *     request line or headers, `Content-Length` together with `Transfer-Encoding`), 408 (not
+         *     received in time), 417 (an `Expect` other than `100-continue`), 431 (headers over the
+         *     limit), 501 (unknown method). The body has the shape of the surface the request target
+         *     names, the connection is closed, and `X-Request-ID` names the log line.
+         */
+        RequestRefused: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A dependency (the database) is unavailable (`service_unavailable`); retry after `Retry-After` seconds. */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "service_unavailable",
+                 *       "message": "The database is unavailable; retry shortly"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A dependency (the database) is unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After` seconds. */
+        ApiServiceUnavailable: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description A failure of the token endpoint that is not a protocol error, still in RFC 6749's shape:
+         *     413 and 415 `invalid_request`, 429 and 503 `temporarily_unavailable` (with `Retry-After`),
+         *     500 `server_error`.
+         */
+        TokenError: {
+            headers: {
+                /** @description Always `no-store`. */
+                "Cache-Control"?: string;
+                /** @description Seconds to wait before retrying (429 and 503). */
+                "Retry-After"?: number;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "temporarily_unavailable",
+                 *       "error_description": "Too many requests, retry in 60 s"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"];
+            };
+        };
     };
     parameters: {
         /** @description The user's id. */
         UserId: string;
         /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
         Cursor: string;
-        /** @description Page size. */
+        /** @description Page size, default 20; a larger value than 100 is capped at 100, as the specification says. Below 1 or not an integer answers 400. */
         CursorLimit: number;
         /** @description Page number, from 1. */
         Page: number;
@@ -1453,6 +1745,8 @@ export interface components {
         Limit: number;
         /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
         ApiVersion: "1.0";
+        /** @description The file's name. */
+        StaticFile: string;
     };
     requestBodies: {
         AgentCreate: {
@@ -1513,9 +1807,11 @@ export interface operations {
             304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAgent: {
@@ -1550,6 +1846,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAgent: {
@@ -1584,9 +1881,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     replaceAgent: {
@@ -1626,6 +1925,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteAgent: {
@@ -1660,6 +1960,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateAgent: {
@@ -1704,6 +2005,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTasks: {
@@ -1745,9 +2047,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createTask: {
@@ -1791,6 +2095,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTask: {
@@ -1827,9 +2132,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentOrTaskNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteTask: {
@@ -1866,6 +2173,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateTask: {
@@ -1912,6 +2220,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProtected: {
@@ -1943,6 +2252,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     issueToken: {
@@ -1991,10 +2301,11 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            413: components["responses"]["TokenError"];
+            415: components["responses"]["TokenError"];
+            429: components["responses"]["TokenError"];
+            500: components["responses"]["TokenError"];
+            503: components["responses"]["TokenError"];
         };
     };
     listUsers: {
@@ -2039,8 +2350,10 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            412: components["responses"]["ApiPreconditionFailed"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     signUp: {
@@ -2077,6 +2390,7 @@ export interface operations {
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     getUser: {
@@ -2117,8 +2431,10 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            412: components["responses"]["ApiPreconditionFailed"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     replaceUser: {
@@ -2162,6 +2478,7 @@ export interface operations {
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     deleteUser: {
@@ -2197,6 +2514,7 @@ export interface operations {
             412: components["responses"]["ApiPreconditionFailed"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     updateUser: {
@@ -2240,6 +2558,7 @@ export interface operations {
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     listPosts: {
@@ -2247,7 +2566,7 @@ export interface operations {
             query?: {
                 /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size. */
+                /** @description Page size, default 20; a larger value than 100 is capped at 100, as the specification says. Below 1 or not an integer answers 400. */
                 limit?: components["parameters"]["CursorLimit"];
                 /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */
                 sort?: components["parameters"]["PostSort"];
@@ -2286,8 +2605,10 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            412: components["responses"]["ApiPreconditionFailed"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     createPost: {
@@ -2328,6 +2649,7 @@ export interface operations {
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     listAgentsV1: {
@@ -2335,7 +2657,7 @@ export interface operations {
             query?: {
                 /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size. */
+                /** @description Page size, default 20; a larger value than 100 is capped at 100, as the specification says. Below 1 or not an integer answers 400. */
                 limit?: components["parameters"]["CursorLimit"];
                 /** @description Only agents with this status. */
                 status?: components["parameters"]["AgentStatusQuery"];
@@ -2374,8 +2696,10 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            412: components["responses"]["ApiPreconditionFailed"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     createAgentV1: {
@@ -2413,6 +2737,7 @@ export interface operations {
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     getAgentV1: {
@@ -2453,8 +2778,10 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            412: components["responses"]["ApiPreconditionFailed"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     replaceAgentV1: {
@@ -2498,6 +2825,7 @@ export interface operations {
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     deleteAgentV1: {
@@ -2533,6 +2861,7 @@ export interface operations {
             412: components["responses"]["ApiPreconditionFailed"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     updateAgentV1: {
@@ -2576,6 +2905,7 @@ export interface operations {
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     listTasksV1: {
@@ -2583,7 +2913,7 @@ export interface operations {
             query?: {
                 /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size. */
+                /** @description Page size, default 20; a larger value than 100 is capped at 100, as the specification says. Below 1 or not an integer answers 400. */
                 limit?: components["parameters"]["CursorLimit"];
                 /** @description Only tasks with this status. */
                 status?: components["parameters"]["TaskStatusQuery"];
@@ -2624,8 +2954,10 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            412: components["responses"]["ApiPreconditionFailed"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     createTaskV1: {
@@ -2668,6 +3000,7 @@ export interface operations {
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     getTaskV1: {
@@ -2708,8 +3041,10 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            412: components["responses"]["ApiPreconditionFailed"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     deleteTaskV1: {
@@ -2747,6 +3082,7 @@ export interface operations {
             412: components["responses"]["ApiPreconditionFailed"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     updateTaskV1: {
@@ -2792,6 +3128,7 @@ export interface operations {
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     getMe: {
@@ -2816,11 +3153,14 @@ export interface operations {
                     "application/json": components["schemas"]["UserEnvelope"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            412: components["responses"]["ApiPreconditionFailed"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     logIn: {
@@ -2857,6 +3197,7 @@ export interface operations {
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     logOut: {
@@ -2884,6 +3225,7 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     startOAuthSignIn: {
@@ -2922,6 +3264,7 @@ export interface operations {
             404: components["responses"]["ApiNotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     completeOAuthSignIn: {
@@ -2968,6 +3311,7 @@ export interface operations {
             404: components["responses"]["ApiNotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     listMyConnections: {
@@ -2993,11 +3337,14 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthConnectionList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            412: components["responses"]["ApiPreconditionFailed"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
         };
     };
     getLoginPage: {
@@ -3056,6 +3403,8 @@ export interface operations {
                 content?: never;
             };
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHealth: {
@@ -3116,6 +3465,143 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    getApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getSwaggerUi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getSwaggerUiAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's name. */
+                file: components["parameters"]["StaticFile"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["StaticFile"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getRedoc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getRedocAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's name. */
+                file: components["parameters"]["StaticFile"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["StaticFile"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getPageAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's name. */
+                file: components["parameters"]["StaticFile"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["StaticFile"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
         };

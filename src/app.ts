@@ -8,11 +8,15 @@ import { createStore } from './data/store';
 import { authenticate } from './http/authenticate';
 import { allowCrossOrigin } from './http/cors';
 import { createDocsRouter } from './http/docs';
+import { AppError } from './errors';
 import { errorHandler } from './http/error-handler';
 import { createMetrics, observeRequests, serveMetrics, type Metrics } from './http/observability';
 import { loadApiDocument, validateAgainst, type ApiDocument } from './http/openapi';
 import { createRateLimiters, type RateLimitRedis } from './http/rate-limit';
+import { checkQueryShape, parseQuery } from './http/query';
+import { parseDeclaredBody, refuseUnstorableText } from './http/request-body';
 import { assignRequestId } from './http/request-id';
+import { compileRouteTable, routeExactly } from './http/route-table';
 import { agentRoutes } from './http/routes/agents';
 import { authRoutes } from './http/routes/auth';
 import { healthRoutes } from './http/routes/health';
@@ -47,7 +51,7 @@ export function buildApp({
   const store = createStore(db);
   const app = express();
   app.disable('x-powered-by');
-  app.set('query parser', 'extended');
+  app.set('query parser', parseQuery);
   app.set('trust proxy', config.trustProxy);
   // Reads set their own ETags (src/http/caching.ts); a hash of every body would mislead caches.
   app.set('etag', false);
@@ -65,7 +69,8 @@ export function buildApp({
       },
     }),
   );
-
+  // api.yaml is the routing table: nothing it does not declare gets further than this.
+  app.use(routeExactly(compileRouteTable(apiDocument)));
   app.use(allowCrossOrigin(config.corsOrigins), negotiateApiVersion(apiDocument));
   const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis);
   // Both password endpoints share one failure budget: /token must not be the way around it.
@@ -78,8 +83,6 @@ export function buildApp({
   const signIn = createSignIn({ config, store, tokens, logger, metrics });
   app.use(signIn.pages);
 
-  app.use(express.json({ limit: config.maxBodyBytes, type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ extended: false, limit: config.maxBodyBytes }));
   const requireCredentials = authenticate({
     store,
     tokens,
@@ -87,10 +90,17 @@ export function buildApp({
     trustedOrigins: config.auth.trustedOrigins,
     defaultSecurity: (apiDocument.security ?? []) as Array<Record<string, string[]>>,
   });
-  app.use(validateAgainst(apiDocument, { validateResponses: config.validateResponses, beforeValidation: [requireCredentials, announceDeprecations(apiDocument)] }));
+  app.use(
+    validateAgainst(apiDocument, {
+      validateResponses: config.validateResponses,
+      beforeValidation: [requireCredentials, parseDeclaredBody(config.maxBodyBytes), checkQueryShape, refuseUnstorableText, announceDeprecations(apiDocument)],
+    }),
+  );
 
   app.use(healthRoutes(db, redis), authRoutes(store, tokens), agentRoutes(store), taskRoutes(store), v1UserRoutes(store), v1AgentRoutes(store), signIn.routes);
 
+  // A declared path whose handler passed it on (a static file that does not exist).
+  app.use((_req, _res, next) => next(new AppError('not_found', 'Not Found')));
   app.use(errorHandler(logger));
   return app;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { isEmail } from './domain/email';
 import { parseOAuthProviders, parseTokenEncryptionKey, type OAuthProviderConfig } from './oauth-config';
 
 export type { OAuthProviderConfig } from './oauth-config';
@@ -266,7 +267,7 @@ function parseAdmin(env: Env, problems: string[]): AuthConfig['admin'] {
     problems.push('ADMIN_EMAIL and ADMIN_PASSWORD go together: set both or neither');
     return undefined;
   }
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) problems.push('ADMIN_EMAIL must be an e-mail address');
+  if (!isEmail(email)) problems.push('ADMIN_EMAIL must be an e-mail address');
   if (password.length < 8) problems.push('ADMIN_PASSWORD must be at least 8 characters long');
   return { email, password };
 }

@@ -11,8 +11,13 @@ export type ErrorCode =
   | 'not_found'
   | 'conflict'
   | 'state_conflict'
+  | 'method_not_allowed'
   | 'precondition_failed'
-  | 'rate_limit_exceeded';
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limit_exceeded'
+  | 'not_implemented'
+  | 'service_unavailable';
 
 /** One offending field or parameter, as api.yaml's FieldError describes it. */
 export type FieldProblem = components['schemas']['FieldError'];
@@ -22,6 +27,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
+    /** The request breaks api.yaml's schema (root surface: 422) rather than a rule of the service (400). */
+    readonly schemaViolation = false,
   ) {
     super(message);
     this.name = 'AppError';
@@ -40,6 +47,10 @@ export const duplicate = (message: string) => new AppError('conflict', message);
 /** A value the schema allows but the rules do not (raised by domain code: 400). */
 export const invalidValue = (message: string, fields: FieldProblem[]) =>
   new AppError('validation_error', message, { fields });
+
+/** The request breaks api.yaml itself: the same answer the validator gives (root 422, /api 400). */
+export const schemaViolation = (message: string, fields: FieldProblem[]) =>
+  new AppError('validation_error', message, { fields }, true);
 
 /** A cursor that no page of this collection handed out. */
 export const invalidCursor = () =>

@@ -7,6 +7,8 @@ import { connectDatabase } from './data/database';
 import { connectRedis } from './data/redis';
 import { createStore } from './data/store';
 import { ensureAdmin } from './domain/users';
+import { createHttpServer } from './http/http-server';
+import { createMetrics } from './http/observability';
 import { createLogger } from './logger';
 
 async function main(): Promise<void> {
@@ -30,9 +32,10 @@ async function main(): Promise<void> {
     logger.info({ admin: config.auth.admin.email, outcome }, outcome === 'created' ? 'created the first admin' : 'admin account exists: left unchanged');
   }
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  const app = buildApp({ config, db, logger, tokens, redis });
+  const metrics = createMetrics();
+  const app = buildApp({ config, db, logger, tokens, redis, metrics });
 
-  const server = app.listen(config.port, config.host);
+  const server = createHttpServer(app, { logger, metrics }).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const { port } = server.address() as AddressInfo;
   logger.info({ port, host: config.host, database: config.database.client }, `agent fleet API listening on http://localhost:${port}`);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { FilterOp, ListQuery, ListResult } from '../domain/collection';
-import { invalidCursor } from '../errors';
+import type { Filter, FilterOp, ListQuery, ListResult } from '../domain/collection';
+import { invalidCursor, invalidValue } from '../errors';
 import { isId } from './ids';
 
 /** How a column compares: the filter value is normalised to the stored form before binding. */
@@ -28,9 +28,9 @@ export async function runListQuery(
   for (const filter of query.filters) {
     const kind = columnKind(columns, filter.field);
     if (filter.op === 'in') {
-      filtered.whereIn(filter.field, String(filter.value).split(',').map((value) => toStored(kind, value)));
+      filtered.whereIn(filter.field, String(filter.value).split(',').map((value) => toStored(kind, value, filter)));
     } else {
-      filtered.where(filter.field, OPERATORS[filter.op], toStored(kind, filter.value));
+      filtered.where(filter.field, OPERATORS[filter.op], toStored(kind, filter.value, filter));
     }
   }
 
@@ -90,10 +90,24 @@ function columnKind(columns: ColumnAllowList, field: string): ColumnKind {
 }
 
 /** Timestamps are stored as ISO 8601 UTC text with milliseconds (SQLite) or timestamptz (pg). */
-function toStored(kind: ColumnKind, value: string | number): string | number {
+function toStored(kind: ColumnKind, value: string | number, filter: Filter): string | number {
   if (kind === 'integer') return Number(value);
-  if (kind === 'time') return new Date(value).toISOString();
+  if (kind === 'time') return toInstant(String(value), filter);
   return String(value);
+}
+
+/**
+ * A date-time that names a real instant both databases can hold. RFC 3339 allows a leap second
+ * (`23:59:60`) and the year 0000, which no JavaScript Date or PostgreSQL timestamp represents.
+ */
+function toInstant(value: string, filter: Filter): string {
+  const time = new Date(value);
+  const year = time.getUTCFullYear();
+  if (Number.isNaN(time.getTime()) || year < 1 || year > 9999) {
+    const field = `filter[${filter.field}][${filter.op}]`;
+    throw invalidValue(`${field} is not an instant between the years 0001 and 9999`, [{ field, in: 'query', message: 'must be a real instant between the years 0001 and 9999' }]);
+  }
+  return time.toISOString();
 }
 
 /**

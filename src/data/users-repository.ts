@@ -64,8 +64,4 @@ export function createUsersRepository(db: Knex | Knex.Transaction, mapper: RowMa
   };
 }
 
-/** Unique-constraint violations, as each driver reports them. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
+export { isUniqueViolation } from './database-errors';

@@ -1,6 +1,7 @@
 import type { Store } from '../data/store';
 import { newId, nextTimestamp, now } from '../data/ids';
-import { agentNotFound } from '../errors';
+import { isForeignKeyViolation } from '../data/database-errors';
+import { agentNotFound, invalidCredentials } from '../errors';
 import { ownerOf, ownerScope, type Principal } from './access';
 import { resolveOperatorStatus } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
@@ -14,17 +15,23 @@ export function listAgents(store: Store, principal: Principal, query: ListQuery)
   return store.agents.list(query, ownerScope(principal));
 }
 
-export function createAgent(store: Store, principal: Principal, input: AgentCreate): Promise<Agent> {
+export async function createAgent(store: Store, principal: Principal, input: AgentCreate): Promise<Agent> {
   const timestamp = now();
-  return store.agents.insert({
-    id: newId(),
-    owner_id: ownerOf(principal),
-    name: input.name,
-    type: input.type,
-    status: 'idle',
-    created_at: timestamp,
-    updated_at: timestamp,
-  });
+  try {
+    return await store.agents.insert({
+      id: newId(),
+      owner_id: ownerOf(principal),
+      name: input.name,
+      type: input.type,
+      status: 'idle',
+      created_at: timestamp,
+      updated_at: timestamp,
+    });
+  } catch (error) {
+    // The caller's account was deleted while this request ran: its credential no longer names anyone.
+    if (isForeignKeyViolation(error)) throw invalidCredentials();
+    throw error;
+  }
 }
 
 /** Another user's agent reads as missing (404), never as forbidden: its existence is not disclosed. */

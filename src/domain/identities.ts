@@ -2,6 +2,7 @@ import { isUniqueViolation } from '../data/users-repository';
 import type { Store } from '../data/store';
 import { newId, now } from '../data/ids';
 import { SignInError } from '../errors';
+import { isEmail } from './email';
 import type { components } from '../../generated/api';
 import type { User } from './model';
 
@@ -50,7 +51,6 @@ export interface VerifiedIdentity {
 export type SignInOutcome = 'returning' | 'linked' | 'created';
 
 const MAX_NAME = 100;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * Finds the user of a provider identity, links it to the local account with the same e-mail when
@@ -79,7 +79,9 @@ export async function signInWithIdentity(
 
 async function resolveUser(store: Store, identity: VerifiedIdentity): Promise<{ user: User; outcome: SignInOutcome }> {
   const timestamp = now();
-  const email = identity.email?.trim().toLowerCase();
+  // Only an address the contract's own e-mail rule accepts is ever stored or shown.
+  const offered = identity.email?.trim().toLowerCase();
+  const email = offered !== undefined && isEmail(offered) ? offered : undefined;
   const known = await store.identities.findBySubject(identity.provider, identity.subject);
   if (known) {
     const user = await store.users.find(known.user_id);
@@ -87,7 +89,7 @@ async function resolveUser(store: Store, identity: VerifiedIdentity): Promise<{ 
     if (email !== undefined && email !== known.email) await store.identities.updateEmail(known.id, email, timestamp);
     return { user, outcome: 'returning' };
   }
-  if (!email || !EMAIL.test(email)) {
+  if (!email) {
     throw new SignInError('missing_email', 'The provider gave no usable e-mail address (is the "email" scope granted?)');
   }
   const existing = await store.users.findByEmail(email);
@@ -120,7 +122,8 @@ async function resolveUser(store: Store, identity: VerifiedIdentity): Promise<{ 
 }
 
 function displayName(identity: VerifiedIdentity, email: string): string {
-  const name = identity.name?.trim() || email.split('@')[0] || email;
+  // A provider's name is stored as text: no NUL, no lone surrogate (see refuseUnstorableText).
+  const name = identity.name?.replaceAll('\u0000', '').toWellFormed().trim() || email.split('@')[0] || email;
   return [...name].slice(0, MAX_NAME).join('');
 }
 

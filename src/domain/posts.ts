@@ -1,4 +1,5 @@
 import { newId, now } from '../data/ids';
+import { isForeignKeyViolation } from '../data/database-errors';
 import type { Store } from '../data/store';
 import { forbidden, userNotFound } from '../errors';
 import type { Principal } from './access';
@@ -17,12 +18,18 @@ export async function createPost(store: Store, principal: Principal, userId: str
   if (!(await store.users.find(userId))) throw userNotFound();
   if (!mayManage(principal, userId)) throw forbidden("Only the user (or an admin) writes the user's posts");
   const timestamp = now();
-  return store.posts.insert({
-    id: newId(),
-    user_id: userId,
-    title: input.title,
-    body: input.body ?? '',
-    created_at: timestamp,
-    updated_at: timestamp,
-  });
+  try {
+    return await store.posts.insert({
+      id: newId(),
+      user_id: userId,
+      title: input.title,
+      body: input.body ?? '',
+      created_at: timestamp,
+      updated_at: timestamp,
+    });
+  } catch (error) {
+    // The user was deleted after the look-up above.
+    if (isForeignKeyViolation(error)) throw userNotFound();
+    throw error;
+  }
 }

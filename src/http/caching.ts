@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { preconditionFailed } from '../errors';
 import type { Precondition } from '../domain/precondition';
 
 interface Versioned {
@@ -31,13 +32,56 @@ export function contentTag(content: unknown): string {
 }
 
 /**
- * Answers a read with its validators. Express turns it into 304 when `If-None-Match` (or, without
- * it, `If-Modified-Since`) shows the caller's copy is current.
+ * Answers a read with its validators, after evaluating the request's preconditions in RFC 9110
+ * section 13.2.2's order: If-Match (412), else If-Unmodified-Since (412); then If-None-Match
+ * (304), else If-Modified-Since (304). The request's own Cache-Control plays no part: fetch adds
+ * `no-cache` to every conditional request, and the origin server must still answer 304.
  */
 export function sendRead(res: Response, body: unknown, validators: { etag: string; lastModified?: string }): void {
   res.set({ ETag: validators.etag, 'Cache-Control': 'private, no-cache' });
   if (validators.lastModified) res.set('Last-Modified', new Date(validators.lastModified).toUTCString());
+  const outcome = evaluatePreconditions(res.req, validators);
+  if (outcome === 'precondition_failed') throw preconditionFailed();
+  if (outcome === 'not_modified') {
+    res.status(304).end();
+    return;
+  }
   res.json(body);
+}
+
+type Validators = { etag: string; lastModified?: string };
+
+function evaluatePreconditions(req: Request, { etag, lastModified }: Validators): 'proceed' | 'not_modified' | 'precondition_failed' {
+  const modifiedSeconds = lastModified === undefined ? undefined : Math.floor(Date.parse(lastModified) / 1000);
+  const ifMatch = req.get('if-match');
+  if (ifMatch !== undefined) {
+    if (!listMatches(ifMatch, etag, strongMatch)) return 'precondition_failed';
+  } else {
+    const since = httpDateSeconds(req.get('if-unmodified-since'));
+    if (since !== undefined && modifiedSeconds !== undefined && modifiedSeconds > since) return 'precondition_failed';
+  }
+  const ifNoneMatch = req.get('if-none-match');
+  if (ifNoneMatch !== undefined) return listMatches(ifNoneMatch, etag, weakMatch) ? 'not_modified' : 'proceed';
+  const since = httpDateSeconds(req.get('if-modified-since'));
+  if (since !== undefined && modifiedSeconds !== undefined && modifiedSeconds <= since) return 'not_modified';
+  return 'proceed';
+}
+
+/** `*` matches any current representation; otherwise one of the listed entity tags must. */
+function listMatches(header: string, etag: string, compare: (a: string, b: string) => boolean): boolean {
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => compare(tag.trim(), etag));
+}
+
+const opaque = (tag: string): string => (tag.startsWith('W/') ? tag.slice(2) : tag);
+const weakMatch = (a: string, b: string): boolean => opaque(a) === opaque(b);
+const strongMatch = (a: string, b: string): boolean => !a.startsWith('W/') && !b.startsWith('W/') && a === b;
+
+/** An HTTP-date in whole seconds; anything unparseable is ignored, as RFC 9110 section 13.1.3 says. */
+function httpDateSeconds(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : Math.floor(time / 1000);
 }
 
 /** A page: a weak tag of its content (or the one given), Last-Modified from its newest item. */

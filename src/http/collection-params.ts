@@ -1,5 +1,7 @@
 import type { Filter, FilterOp, ListQuery, ListResult, Window } from '../domain/collection';
 
+const MAX_CURSOR_LIMIT = 100;
+
 /** The conventions surface's collection parameters, as the validator leaves them. */
 export interface CollectionParams {
   cursor?: string;
@@ -16,7 +18,8 @@ export interface CollectionParams {
  */
 export function toListQuery(params: CollectionParams, windowKind: 'page' | 'cursor', defaultSort: string): ListQuery {
   const sort = params.sort ?? defaultSort;
-  const limit = params.limit ?? 20;
+  // The specification caps cursor pages at 100 rather than refusing more; api.yaml says so.
+  const limit = windowKind === 'cursor' ? Math.min(params.limit ?? 20, MAX_CURSOR_LIMIT) : (params.limit ?? 20);
   const window: Window =
     windowKind === 'page' ? { kind: 'page', page: params.page ?? 1, limit } : { kind: 'cursor', after: params.cursor, limit };
   const filters: Filter[] = [];

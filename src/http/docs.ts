@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import express, { Router } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 
 const REDOC_STANDALONE = require.resolve('redoc/bundles/redoc.standalone.js');
-const REDOC_BUNDLE = path.dirname(REDOC_STANDALONE);
+const SWAGGER_UI_DIST = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
 // ReDoc 2 always shows its "API docs by Redocly" credit with a logo from Redocly's CDN (no option
 // turns it off): the CSP blocks it and the browser reports a violation. The credit keeps its text and
@@ -28,35 +28,49 @@ const REDOC_PAGE = `<!doctype html>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>agent fleet API reference</title>
-    <link rel="icon" type="image/png" href="docs/favicon-32x32.png">
+    <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
   </head>
   <body>
-    <redoc spec-url="openapi.json"></redoc>
-    <script src="redoc/redoc.standalone.js"></script>
+    <redoc spec-url="/openapi.json"></redoc>
+    <script src="/redoc/redoc.standalone.js"></script>
   </body>
 </html>
 `;
 
+/** The files /docs/{file} serves (api.yaml lists them): swagger-ui-dist's demo page and source maps are not among them. */
+const SWAGGER_UI_FILES = new Set(['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css', 'favicon-16x16.png', 'favicon-32x32.png']);
+const STATIC_OPTIONS = { index: false, maxAge: '1h', etag: false, lastModified: false, acceptRanges: false, redirect: false } as const;
+
 /** /openapi.json, /docs (Swagger UI) and /redoc, all from installed packages: no CDN. */
 export function createDocsRouter(apiDocument: object): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true, strict: true });
   const documentJson = JSON.stringify(apiDocument);
   const redocScript = readFileSync(REDOC_STANDALONE, 'utf8').replace(REDOCLY_CDN_LOGO, TRANSPARENT_PIXEL);
+  // Swagger UI's page names its files relative to `/docs/`; served at `/docs` itself, they move under docs/.
+  const swaggerPage = swaggerUi
+    .generateHTML(undefined, { customSiteTitle: 'agent fleet API', swaggerOptions: SWAGGER_UI_OPTIONS })
+    .replace(/(href|src)="\.\//g, '$1="docs/');
+  // serveFiles' first middleware answers swagger-ui-init.js, where the options take effect.
+  const [swaggerInit] = swaggerUi.serveFiles(undefined, { swaggerOptions: SWAGGER_UI_OPTIONS }) as RequestHandler[];
+  const swaggerFiles = express.static(SWAGGER_UI_DIST, STATIC_OPTIONS);
+
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').set('Cache-Control', 'no-cache').send(documentJson);
   });
-  // serveFiles writes swagger-ui-init.js (where the options take effect); setup only writes the page.
-  router.use(
-    '/docs',
-    swaggerUi.serveFiles(undefined, { swaggerOptions: SWAGGER_UI_OPTIONS }),
-    swaggerUi.setup(undefined, { customSiteTitle: 'agent fleet API', swaggerOptions: SWAGGER_UI_OPTIONS }),
-  );
+  router.get('/docs', (_req, res) => {
+    res.type('html').send(swaggerPage);
+  });
+  router.get('/docs/swagger-ui-init.js', swaggerInit as RequestHandler);
+  router.get('/docs/:file', (req, res, next) => {
+    if (!SWAGGER_UI_FILES.has(req.params.file)) return next();
+    req.url = `/${req.params.file}`;
+    swaggerFiles(req, res, next);
+  });
   router.get('/redoc', (_req, res) => {
     res.type('html').send(REDOC_PAGE);
   });
   router.get('/redoc/redoc.standalone.js', (_req, res) => {
     res.type('text/javascript').set('Cache-Control', 'public, max-age=3600').send(redocScript);
   });
-  router.use('/redoc', express.static(REDOC_BUNDLE, { index: false, maxAge: '1h' }));
   return router;
 }

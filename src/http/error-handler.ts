@@ -1,69 +1,67 @@
-import type { ErrorRequestHandler, Request } from 'express';
+import type { ErrorRequestHandler } from 'express';
 import { HttpError as ValidatorError } from 'express-openapi-validator/dist/framework/types';
+import { isDatabaseUnavailable } from '../data/database-errors';
 import { AppError, OAuthError, type FieldProblem } from '../errors';
 import type { Logger } from '../logger';
-import type { components } from '../../generated/api';
-
-type RootError = components['schemas']['Error'];
-type ApiError = components['schemas']['ApiError'];
-type OAuthErrorBody = components['schemas']['OAuthError'];
-
-/** What went wrong, before it is written in the shape of the surface that was called. */
-interface Problem {
-  status: number;
-  code: string;
-  message: string;
-  fields?: FieldProblem[];
-  details?: Record<string, unknown>;
-  headers?: Record<string, string>;
-  /** The root surface answers schema violations with 422, /api with 400. */
-  schemaViolation?: boolean;
-}
+import { renderProblem, surfaceOfPath, type Problem } from './problems';
 
 const STATUS_OF: Record<AppError['code'], number> = {
   validation_error: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   state_conflict: 409,
   precondition_failed: 412,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limit_exceeded: 429,
+  not_implemented: 501,
+  service_unavailable: 503,
 };
 
 /** express.json's own failures carry a `type` naming what went wrong. */
 const BODY_PARSER_PROBLEMS: Record<string, Problem> = {
   'entity.parse.failed': { status: 400, code: 'validation_error', message: 'Malformed JSON in request body' },
   'entity.too.large': { status: 413, code: 'payload_too_large', message: 'Request body is too large' },
-  'encoding.unsupported': { status: 415, code: 'unsupported_media_type', message: 'Unsupported content encoding' },
-  'charset.unsupported': { status: 415, code: 'unsupported_media_type', message: 'Unsupported charset' },
+  'encoding.unsupported': { status: 415, code: 'unsupported_media_type', message: 'Unsupported Content-Encoding: use gzip, deflate, br or none' },
+  'charset.unsupported': { status: 415, code: 'unsupported_media_type', message: 'Unsupported charset: use utf-8' },
   'request.aborted': { status: 400, code: 'validation_error', message: 'Request body was not received completely' },
   'request.size.invalid': { status: 400, code: 'validation_error', message: 'Request body size does not match Content-Length' },
+  'stream.encoding.set': { status: 400, code: 'validation_error', message: 'Request body could not be read' },
 };
 
+/** A body whose Content-Encoding does not match what it holds (zlib refuses it). */
+const UNREADABLE_BODY: Problem = { status: 400, code: 'validation_error', message: 'Request body could not be decoded with its Content-Encoding' };
 const INTERNAL: Problem = { status: 500, code: 'internal_error', message: 'An unexpected error occurred' };
 const NOT_FOUND: Problem = { status: 404, code: 'not_found', message: 'Not Found' };
-
-/** Codes whose message the specification calls a "detail text" (FastAPI's `detail`). */
-const WITH_DETAIL = new Set(['not_found', 'unauthorized', 'forbidden']);
+/** How long a client should wait before retrying after a dependency outage. */
+const RETRY_AFTER_OUTAGE_SECONDS = '5';
 
 export function toProblem(err: unknown): Problem {
   if (err instanceof AppError) {
-    const { fields, ...rest } = (err.details ?? {}) as { fields?: FieldProblem[] } & Record<string, unknown>;
+    const { fields, headers, ...rest } = (err.details ?? {}) as { fields?: FieldProblem[]; headers?: Record<string, string> } & Record<string, unknown>;
     return {
       status: STATUS_OF[err.code],
       code: err.code,
       message: err.message,
       fields,
       details: Object.keys(rest).length > 0 ? rest : undefined,
-      headers: err.code === 'unauthorized' ? { 'WWW-Authenticate': 'Bearer' } : undefined,
+      headers: err.code === 'unauthorized' ? { 'WWW-Authenticate': 'Bearer' } : headers,
+      schemaViolation: err.schemaViolation,
     };
   }
+  if (err instanceof OAuthError) return { status: 400, code: 'validation_error', message: err.description, oauthError: err.code };
   if (err instanceof ValidatorError) return fromValidatorError(err);
-  const parserType = (err as { type?: unknown } | null)?.type;
-  if (typeof parserType === 'string' && parserType in BODY_PARSER_PROBLEMS) {
-    return BODY_PARSER_PROBLEMS[parserType] as Problem;
+  if (isDatabaseUnavailable(err)) {
+    return { status: 503, code: 'service_unavailable', message: 'The database is unavailable; retry shortly', headers: { 'Retry-After': RETRY_AFTER_OUTAGE_SECONDS } };
   }
+  const parserType = (err as { type?: unknown } | null)?.type;
+  if (typeof parserType === 'string' && parserType in BODY_PARSER_PROBLEMS) return BODY_PARSER_PROBLEMS[parserType] as Problem;
+  // zlib's errors while inflating a body (wrong or truncated Content-Encoding).
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('Z_')) return UNREADABLE_BODY;
   return INTERNAL;
 }
 
@@ -107,47 +105,28 @@ function toFieldProblem(item: { path: string; message: string }): FieldProblem {
   return { field: field || '(body)', in: where, message: item.message };
 }
 
-type Surface = 'root' | 'api' | 'oauth';
-
-function surfaceOf(req: Request): Surface {
-  const path = req.path;
-  if (path === '/token') return 'oauth';
-  return path === '/api' || path.startsWith('/api/') ? 'api' : 'root';
-}
-
-function renderRoot(problem: Problem): { status: number; body: RootError } {
-  const body: RootError = { error: problem.code, message: problem.message };
-  if (WITH_DETAIL.has(problem.code)) body.detail = problem.message;
-  if (problem.fields) body.details = { fields: problem.fields };
-  else if (problem.details) body.details = problem.details;
-  return { status: problem.schemaViolation ? 422 : problem.status, body };
-}
-
-function renderApi(problem: Problem, requestId: string): { status: number; body: ApiError } {
-  const internal = problem.status >= 500;
-  const code = (problem.code === 'state_conflict' ? 'conflict' : problem.code).toUpperCase() as ApiError['error']['code'];
-  const error: ApiError['error'] = { code, message: internal ? 'Internal Server Error' : problem.message, requestId };
-  if (problem.fields) error.details = problem.fields.map(({ field, message }) => ({ field, message }));
-  else if (problem.details && !internal) error.details = problem.details;
-  return { status: problem.status, body: { error } };
-}
-
+/** The one place where a failure becomes a response: every route, every surface. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (err, req, res, next) => {
-    if (res.headersSent) return next(err);
-    const surface = surfaceOf(req);
-    if (surface === 'oauth' && (err instanceof OAuthError || (err instanceof ValidatorError && err.status === 400))) {
-      const body: OAuthErrorBody =
-        err instanceof OAuthError
-          ? { error: err.code, error_description: err.description }
-          : { error: 'invalid_request', error_description: 'grant_type, username and password are required, form-encoded' };
-      res.status(400).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json(body);
-      return;
-    }
+  return (err, req, res, _next) => {
     const problem = toProblem(err);
     if (problem.status >= 500) logger.error({ reqId: req.id, err }, 'request failed');
+    if (res.headersSent) {
+      // Half a response is already on the wire: cut it, so the client sees a failure, not a short body.
+      req.socket.destroy();
+      return;
+    }
+    const surface = surfaceOfPath(req.path);
+    const { status, body } = renderProblem(problem, surface, req.id);
     if (problem.headers) res.set(problem.headers);
-    const { status, body } = surface === 'api' ? renderApi(problem, req.id) : renderRoot(problem);
-    res.status(status).json(body);
+    if (surface === 'oauth') res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+    try {
+      res.status(status).json(body);
+    } catch (renderError) {
+      // Response validation refused this error body: api.yaml and this handler disagree. The caller
+      // still gets JSON in its surface's shape, never Express's HTML page or a stack trace.
+      logger.error({ reqId: req.id, err: renderError, status }, 'error response breaks api.yaml');
+      const fallback = renderProblem(INTERNAL, surface, req.id);
+      res.status(fallback.status).type('application/json').end(JSON.stringify(fallback.body));
+    }
   };
 }

@@ -9,6 +9,8 @@ export interface Metrics {
   requests: Counter<'method' | 'route' | 'status'>;
   requestSize: Histogram<'method' | 'route'>;
   rateLimitHits: Counter<'limiter'>;
+  /** Requests answered before Express saw them (Node's HTTP parser refused them). */
+  rejectedRequests: Counter<'status' | 'reason'>;
   /** Third-party sign-in: the specification's authentication callback alert signals. */
   authCallbackFailures: Counter<'provider' | 'reason'>;
   authStateValidationFailures: Counter<'provider'>;
@@ -48,6 +50,12 @@ export function createMetrics(): Metrics {
       labelNames: ['limiter'],
       registers: [registry],
     }),
+    rejectedRequests: new Counter({
+      name: 'http_rejected_requests_total',
+      help: 'Requests refused by the HTTP parser before routing (bad syntax, oversized headers, unknown methods), by status and parser reason.',
+      labelNames: ['status', 'reason'],
+      registers: [registry],
+    }),
     authCallbackFailures: new Counter({
       name: 'auth_callback_failures_total',
       help: 'Third-party sign-in callbacks that did not sign anyone in, by provider and reason (reason="access_denied" is a user who cancelled).',
@@ -79,6 +87,8 @@ export function createMetrics(): Metrics {
 export function observeRequests(logger: Logger, metrics: Metrics): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
+    // HEAD is served as GET further on: the log and the metrics keep what the client sent.
+    const method = req.method;
     // 'close', not 'finish': a client that hangs up first (a timeout, a cancelled upload) never
     // fires 'finish', and those slowest requests would vanish from both the log and the histogram.
     let finished = false;
@@ -91,14 +101,14 @@ export function observeRequests(logger: Logger, metrics: Metrics): RequestHandle
       const aborted = !finished;
       // 499 (nginx's "client closed request"): the status the handler meant to send never reached anyone.
       const status = aborted ? 499 : res.statusCode;
-      metrics.duration.observe({ method: req.method, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
-      metrics.requests.inc({ method: req.method, route, status: String(status) });
-      metrics.requestSize.observe({ method: req.method, route }, Number(req.get('content-length') ?? 0) || 0);
+      metrics.duration.observe({ method, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
+      metrics.requests.inc({ method, route, status: String(status) });
+      metrics.requestSize.observe({ method, route }, Number(req.get('content-length') ?? 0) || 0);
       const level = status >= 500 ? 'error' : aborted ? 'warn' : 'info';
       logger[level](
         {
           reqId: req.id,
-          method: req.method,
+          method,
           route,
           // The path only: query strings can carry codes and tokens.
           path: req.originalUrl.split('?')[0],

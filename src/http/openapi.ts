@@ -30,6 +30,9 @@ export function validateAgainst(
     // `npm test` lints the document with Redocly. The validator's own meta-schema check would reject
     // the relative `tokenUrl: /token`, which OpenAPI 3.1 allows ("URLs MAY be relative references").
     validateApiSpec: false,
+    // Full format checks (the default is "fast"): the same rules as isEmail and every client that validates with ajv-formats.
+    validateFormats: true,
+    ajvFormats: { mode: 'full' },
   }) as RequestHandler[];
   const matched = middlewares.findIndex((middleware) => middleware.name === 'securityMiddleware');
   if (matched < 0) throw new Error('express-openapi-validator changed: no securityMiddleware to place authentication after');

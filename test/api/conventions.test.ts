@@ -76,7 +76,9 @@ describeEachDatabase('the /api/v1 conventions surface', (get) => {
 
     it.each([
       ['limit=0', 'limit'],
-      ['limit=101', 'limit'],
+      ['limit=0', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['limit=1e309', 'limit'],
       ['limit=abc', 'limit'],
       ['limit=1&limit=2', 'limit'],
       ['cursor=not-a-cursor', 'cursor'],

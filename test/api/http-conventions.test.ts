@@ -178,7 +178,9 @@ describe('rate limits', () => {
       for (let i = 0; i < 2; i++) expect((await http.post('/api/auth/login').send({ email, password: 'guess' })).status).toBe(401);
       const refused = await http.post('/token').type('form').send({ grant_type: 'password', username: email, password: 'correct horse' });
       expect(refused.status).toBe(429);
-      expect(refused.body).toEqual({ error: 'rate_limit_exceeded', message: expect.any(String) });
+      // The token endpoint speaks RFC 6749 for every error, this one included.
+    expect(refused.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
+    expect(refused.headers['cache-control']).toBe('no-store');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     } finally {
       await db.close();
@@ -308,14 +310,14 @@ describe('CORS, versions, deprecation and security headers', () => {
     expect(noOrigin.status).toBe(200);
   });
 
-  it('when no api-version is sent, then 1.0 is echoed; when 1.0 is sent, then it is echoed; anything else is 400', async () => {
+  it('when no api-version is sent, then 1.0 is echoed; when 1.0 is sent, then it is echoed; anything else is a schema violation of the operation (400 /api, 422 root)', async () => {
     expect((await app.http.get('/agents')).headers['api-version']).toBe('1.0');
     expect((await app.http.get('/api/v1/agents').set('api-version', '1.0')).headers['api-version']).toBe('1.0');
     const apiBad = await app.http.get('/api/v1/agents').set('api-version', '2.0');
     expect(apiBad.status).toBe(400);
     expect(apiBad.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'api-version', message: expect.any(String) }] });
     const rootBad = await app.http.get('/agents').set('api-version', 'banana');
-    expect(rootBad.status).toBe(400);
+    expect(rootBad.status).toBe(422);
     expect(rootBad.body).toMatchObject({ error: 'validation_error', details: { fields: [{ field: 'api-version', in: 'header' }] } });
   });
 

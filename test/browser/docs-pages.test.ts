@@ -92,7 +92,7 @@ describeInBrowser('the interactive API pages in Chromium', () => {
     const { page, report } = await watchedPage(context, origin);
     const specFetched = page.waitForResponse(isRequest('GET', `${origin}/openapi.json`));
     const response = await page.goto(`${origin}/docs`);
-    expect(response?.url()).toBe(`${origin}/docs/`);
+    expect(response?.url()).toBe(`${origin}/docs`);
     expectStrictCsp(response);
 
     const spec = await specFetched;

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +15,8 @@ import type { User } from '../../src/domain/model';
 import { signUp } from '../../src/domain/users';
 import { loadConfig, type Config, type DatabaseConfig } from '../../src/config';
 import { connectDatabase, type Database } from '../../src/data/database';
+import { createHttpServer } from '../../src/http/http-server';
+import { createMetrics, type Metrics } from '../../src/http/observability';
 import { createLogger } from '../../src/logger';
 import { PG_TEST_URL } from './services';
 
@@ -117,6 +121,9 @@ export interface TestApp {
   tokens: TokenService;
   database: TestDatabase;
   logs: LogCapture;
+  metrics: Metrics;
+  /** Serves the app on 127.0.0.1 (a free port) through the service's own HTTP server, for real clients; closed with the app. */
+  listen(): Promise<string>;
   /** Creates a user (role `user` unless told) and signs it in. */
   signUp(options?: { role?: 'user' | 'admin'; email?: string; password?: string }): Promise<SignedInUser>;
   close(): Promise<void>;
@@ -129,7 +136,18 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
   const config = testConfig({ database: database.config, logLevel: 'info', ...overrides });
   const logs = new LogCapture();
   const tokens = createTokenService(config.auth.jwt);
-  const app = buildApp({ config, db: database.db, logger: createLogger(config, logs), tokens });
+  const logger = createLogger(config, logs);
+  const metrics = createMetrics();
+  const app = buildApp({ config, db: database.db, logger, tokens, metrics });
+  let server: Server | undefined;
+  let baseUrl: Promise<string> | undefined;
+  const listen = () => {
+    baseUrl ??= new Promise<string>((resolve, reject) => {
+      server = createHttpServer(app, { logger, metrics });
+      server.once('error', reject).listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server?.address() as AddressInfo).port}`));
+    });
+    return baseUrl;
+  };
   const store = createStore(database.db);
   const signUpUser: TestApp['signUp'] = async (options = {}) => {
     userCounter += 1;
@@ -149,8 +167,16 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
     tokens,
     database,
     logs,
+    metrics,
+    listen,
     signUp: signUpUser,
-    close: () => database.close(),
+    close: async () => {
+      if (server) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server?.close(resolve));
+      }
+      await database.close();
+    },
   };
 }
 

@@ -43,8 +43,12 @@ export function createPagesRouter(deps: PagesDependencies): Router {
     }
   };
 
-  return Router()
+  const assets = express.static(ASSETS, { index: false, maxAge: '1h', etag: false, lastModified: false, acceptRanges: false, redirect: false });
+  return Router({ caseSensitive: true, strict: true })
     .get('/login', login)
     .get('/', home)
-    .use('/assets', express.static(ASSETS, { index: false, maxAge: '1h' }));
+    .get('/assets/:file', (req, res, next) => {
+      req.url = `/${req.params.file}`;
+      assets(req, res, next);
+    });
 }

@@ -52,7 +52,7 @@ export function v1UserRoutes(store: Store): Router {
   const me: Handler<'getMe'> = (req, res) => {
     const principal = principalOf(req);
     if (principal.kind !== 'user') throw notAUser();
-    res.set('Cache-Control', 'private, no-cache').json(envelope(principal.user));
+    sendItem(res, principal.user, envelope(principal.user));
   };
 
   const posts: Handler<'listPosts'> = async (req, res) => {

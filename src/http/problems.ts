@@ -1,0 +1,71 @@
+import type { FieldProblem, OAuthErrorCode } from '../errors';
+import type { components } from '../../generated/api';
+
+type RootError = components['schemas']['Error'];
+type ApiError = components['schemas']['ApiError'];
+type OAuthErrorBody = components['schemas']['OAuthError'];
+
+/** What went wrong, before it is written in the shape of the surface that was called. */
+export interface Problem {
+  status: number;
+  /** snake_case; the /api envelope writes it in upper case. */
+  code: string;
+  message: string;
+  fields?: FieldProblem[];
+  details?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** The root surface answers schema violations with 422, /api and /token with 400. */
+  schemaViolation?: boolean;
+  /** RFC 6749 section 5.2 code, when the token endpoint has a more precise one than its status says. */
+  oauthError?: OAuthErrorCode;
+}
+
+/**
+ * The three error shapes of api.yaml: `/token` speaks RFC 6749 (`OAuthError`), everything under
+ * `/api` the conventions envelope (`ApiError`), the rest the agent service's `Error`.
+ */
+export type Surface = 'root' | 'api' | 'oauth';
+
+export function surfaceOfPath(path: string): Surface {
+  const bare = path.split('?', 1)[0] ?? '';
+  if (bare === '/token') return 'oauth';
+  return bare === '/api' || bare.startsWith('/api/') ? 'api' : 'root';
+}
+
+/** Codes whose message the specification calls a "detail text" (FastAPI's `detail`). */
+const WITH_DETAIL = new Set(['not_found', 'unauthorized', 'forbidden']);
+
+export type RenderedProblem = { status: number; body: RootError | ApiError | OAuthErrorBody };
+
+export function renderProblem(problem: Problem, surface: Surface, requestId: string): RenderedProblem {
+  if (surface === 'api') return renderApi(problem, requestId);
+  if (surface === 'oauth') return renderOAuth(problem);
+  return renderRoot(problem);
+}
+
+function renderRoot(problem: Problem): { status: number; body: RootError } {
+  const internal = problem.status >= 500 && problem.status !== 503;
+  const body: RootError = { error: problem.code, message: internal ? 'An unexpected error occurred' : problem.message };
+  if (WITH_DETAIL.has(problem.code)) body.detail = problem.message;
+  if (problem.fields) body.details = { fields: problem.fields };
+  else if (problem.details && !internal) body.details = problem.details;
+  return { status: problem.schemaViolation ? 422 : problem.status, body };
+}
+
+function renderApi(problem: Problem, requestId: string): { status: number; body: ApiError } {
+  const internal = problem.status >= 500 && problem.status !== 503;
+  const code = (problem.code === 'state_conflict' ? 'conflict' : problem.code).toUpperCase() as ApiError['error']['code'];
+  const error: ApiError['error'] = { code, message: internal ? 'Internal Server Error' : problem.message, requestId };
+  if (problem.fields) error.details = problem.fields.map(({ field, message }) => ({ field, message }));
+  else if (problem.details && !internal) error.details = problem.details;
+  return { status: problem.status, body: { error } };
+}
+
+/** RFC 6749 section 5.2 for protocol errors; the registered codes of section 4.1.2.1 for the rest. */
+function renderOAuth(problem: Problem): { status: number; body: OAuthErrorBody } {
+  const error: OAuthErrorBody['error'] =
+    problem.oauthError ??
+    (problem.status === 429 || problem.status === 503 ? 'temporarily_unavailable' : problem.status >= 500 ? 'server_error' : 'invalid_request');
+  const internal = problem.status >= 500 && problem.status !== 503;
+  return { status: problem.status, body: { error, error_description: internal ? 'An unexpected error occurred' : problem.message } };
+}

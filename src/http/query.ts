@@ -1,0 +1,70 @@
+import type { RequestHandler } from 'express';
+import { schemaViolation, type FieldProblem } from '../errors';
+
+/** `filter[field][op]`: the only nested query key api.yaml declares (deepObject, two levels). */
+const NUMERAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
+const FILTER_KEY = /^filter\[([^[\]]+)\]\[([^[\]]+)\]$/;
+
+export type QueryValue = string | string[] | Record<string, Record<string, string | string[]>>;
+
+/**
+ * Express's query parser. Only `filter[field][op]` becomes an object; every other key stays the
+ * literal text it was sent as, so `fields[21]=1` or `__proto__[x]=1` can never turn into a
+ * structure the contract does not declare (`checkQueryShape` then refuses it by name). Keys are
+ * defined, never assigned, so no key can reach a prototype.
+ */
+export function parseQuery(search: string): Record<string, QueryValue> {
+  const query: Record<string, QueryValue> = {};
+  for (const [key, value] of new URLSearchParams(search)) {
+    const filter = FILTER_KEY.exec(key);
+    if (filter) {
+      const [, field, op] = filter as unknown as [string, string, string];
+      const filters = (Object.hasOwn(query, 'filter') && typeof query.filter === 'object' && !Array.isArray(query.filter) ? query.filter : define(query, 'filter', {})) as Record<string, Record<string, string | string[]>>;
+      const operators = Object.hasOwn(filters, field) ? (filters[field] as Record<string, string | string[]>) : define(filters, field, {} as Record<string, string | string[]>);
+      define(operators, op, Object.hasOwn(operators, op) ? [operators[op] as string].flat().concat(value) : value);
+    } else {
+      define(query, key, Object.hasOwn(query, key) ? [query[key] as string].flat().concat(value) : value);
+    }
+  }
+  return query;
+}
+
+function define<T>(target: object, key: string, value: T): T {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  return value;
+}
+
+/**
+ * Refuses query strings whose structure no operation declares: a key given twice, brackets on
+ * anything but `filter[field][op]`, and keys that name Object.prototype's members. Each problem
+ * names its parameter; the validator then checks names and values against the operation.
+ */
+export const checkQueryShape: RequestHandler = (req, _res, next) => {
+  const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+  if (search === '') return next();
+  const problems: FieldProblem[] = [];
+  const seen = new Set<string>();
+  for (const key of new URLSearchParams(search).keys()) {
+    const filter = FILTER_KEY.exec(key);
+    const name = key.split('[', 1)[0] || key;
+    if (seen.has(key)) problems.push({ field: key, in: 'query', message: 'must be given once' });
+    else if (key === 'filter') problems.push({ field: name, in: 'query', message: 'must be written filter[field][op]=value' });
+    else if (!filter && /[[\]]/.test(key)) {
+      problems.push({ field: name, in: 'query', message: name === 'filter' ? 'must be written filter[field][op]=value' : `${key} is not a parameter: only filter takes [field][op]` });
+    } else if (key in Object.prototype || (filter && (filter[1] as string) in Object.prototype)) {
+      problems.push({ field: name, in: 'query', message: `${key} is not a parameter of this operation` });
+    }
+    seen.add(key);
+  }
+  for (const [key, value] of new URLSearchParams(search)) {
+    if (req.matched?.numericQuery.has(key) && !Number.isFinite(Number(value)) && NUMERAL.test(value)) {
+      problems.push({ field: key, in: 'query', message: 'must be a number within range' });
+    }
+  }
+  if (problems.length > 0) return next(schemaViolation('Request validation failed', uniqueByField(problems)));
+  next();
+};
+
+function uniqueByField(problems: FieldProblem[]): FieldProblem[] {
+  return [...new Map(problems.map((problem) => [`${problem.field}|${problem.message}`, problem])).values()];
+}
