@@ -22,7 +22,13 @@ const MALFORMED: Problem = { status: 400, code: 'validation_error', message: 'Ma
  * log line and a metric, instead of Node's bare `400 Bad Request`.
  */
 export function createHttpServer(app: RequestListener, deps: { logger: Logger; metrics: Metrics }): Server {
-  const server = createServer(app);
+  // RFC 9112 section 3.2.2: a server must accept a request target in absolute form
+  // (`GET http://host/agents`); it is routed like its path. Rewritten before Express, whose router
+  // would otherwise keep re-attaching the scheme and host to every path it matches.
+  const server = createServer((req, res) => {
+    if (req.url !== undefined && !req.url.startsWith('/')) req.url = originFormOf(req.url) ?? req.url;
+    app(req, res);
+  });
 
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     // A reset or a half-written request: there is nobody left to answer.
@@ -57,6 +63,15 @@ export function createHttpServer(app: RequestListener, deps: { logger: Logger; m
   });
 
   return server;
+}
+
+function originFormOf(target: string): string | undefined {
+  try {
+    const url = new URL(target);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? `${url.pathname}${url.search}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The path of the request line, when what arrived has one. */

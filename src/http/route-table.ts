@@ -99,17 +99,12 @@ export function compileRouteTable(document: ApiDocument): RouteTable {
  * The spec is the routing table: a request whose path api.yaml does not declare is 404, a method
  * it does not declare for that path is 405 with `Allow`, both in the surface's error shape and
  * before anything else runs. HEAD is served as GET (Node then sends the headers without a body),
- * OPTIONS names the methods and is left to CORS. A request target in absolute form
- * (`GET http://host/agents`) is routed like its origin form, as RFC 9112 section 3.2.2 requires.
+ * OPTIONS names the methods and is left to CORS.
  */
 export function routeExactly(table: RouteTable): RequestHandler {
   return (req, res, next) => {
-    if (!req.url.startsWith('/')) {
-      const origin = originFormOf(req.url);
-      if (origin === undefined) return next(new AppError('not_found', 'Not Found'));
-      req.url = origin;
-    }
-    const found = table.find(req.path);
+    // An absolute-form target is rewritten by the HTTP server (http-server.ts); `*` and the like name no path.
+    const found = req.url.startsWith('/') ? table.find(req.path) : undefined;
     if (!found) return next(new AppError('not_found', 'Not Found'));
     const { route, values } = found;
     if (req.method === 'OPTIONS' && !route.operations.has('OPTIONS')) {
@@ -173,15 +168,6 @@ function resolve<T extends { $ref?: string }>(document: ApiDocument, node: T): T
       .reduce<unknown>((at, part) => (at as Record<string, unknown>)[part], document) as T;
   }
   return current;
-}
-
-function originFormOf(target: string): string | undefined {
-  try {
-    const url = new URL(target);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? `${url.pathname}${url.search}` : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function decodeSegment(segment: string): string | undefined {
