@@ -35,9 +35,7 @@ export function surfaceOfPath(path: string): Surface {
 /** Codes whose message the specification calls a "detail text" (FastAPI's `detail`). */
 const WITH_DETAIL = new Set(['not_found', 'unauthorized', 'forbidden']);
 
-export type RenderedProblem = { status: number; body: RootError | ApiError | OAuthErrorBody };
-
-export function renderProblem(problem: Problem, surface: Surface, requestId: string): RenderedProblem {
+export function renderProblem(problem: Problem, surface: Surface, requestId: string): { status: number; body: RootError | ApiError | OAuthErrorBody } {
   if (surface === 'api') return renderApi(problem, requestId);
   if (surface === 'oauth') return renderOAuth(problem);
   return renderRoot(problem);

@@ -2,7 +2,7 @@ import express, { type RequestHandler } from 'express';
 import { schemaViolation, type FieldProblem } from '../errors';
 
 /** Deeper JSON than this is refused: no contract here nests that far, and deeper input is an attack. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /**
  * Parses the body only of operations that declare one (JSON and form bodies, as api.yaml lists

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { AppError, schemaViolation } from '../errors';
 import type { ApiDocument } from './openapi';
 
@@ -125,11 +125,6 @@ export function routeExactly(table: RouteTable): RequestHandler {
     req.matched = { route, operation: compiled.operation, numericQuery: compiled.numericQuery, params };
     next();
   };
-}
-
-/** The operation the route table matched (every request past `routeExactly` has one). */
-export function matchedOperation(req: Request): MatchedRoute | undefined {
-  return req.matched;
 }
 
 type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; allOf?: Schema[] };
