@@ -16,7 +16,7 @@ import { createRateLimiters, type RateLimitRedis } from './http/rate-limit';
 import { checkQueryShape, parseQuery } from './http/query';
 import { parseDeclaredBody, refuseUnstorableText } from './http/request-body';
 import { assignRequestId } from './http/request-id';
-import { compileRouteTable, routeExactly } from './http/route-table';
+import { answerOptions, compileRouteTable, ROUTE_TABLE, routeExactly } from './http/route-table';
 import { agentRoutes } from './http/routes/agents';
 import { authRoutes } from './http/routes/auth';
 import { healthRoutes } from './http/routes/health';
@@ -53,8 +53,10 @@ export function buildApp({
   app.disable('x-powered-by');
   app.set('query parser', parseQuery);
   app.set('trust proxy', config.trustProxy);
-  // Reads set their own ETags (src/http/caching.ts); a hash of every body would mislead caches.
+  // Reads set their own ETags and evaluate preconditions themselves (src/http/caching.ts). Express's
+  // own freshness check would answer 304 where api.yaml declares none (any `If-None-Match: *`).
   app.set('etag', false);
+  Object.defineProperty(app.request, 'fresh', { configurable: true, enumerable: true, get: () => false });
 
   app.use(assignRequestId, observeRequests(logger, metrics));
   app.use(
@@ -70,8 +72,11 @@ export function buildApp({
     }),
   );
   // api.yaml is the routing table: nothing it does not declare gets further than this.
-  app.use(routeExactly(compileRouteTable(apiDocument)));
-  app.use(allowCrossOrigin(config.corsOrigins), negotiateApiVersion(apiDocument));
+  const routes = compileRouteTable(apiDocument);
+  app.set(ROUTE_TABLE, routes);
+  app.use(routeExactly(routes));
+  // CORS answers the preflights of allowed origins; every other OPTIONS gets its 204 and `Allow` here.
+  app.use(allowCrossOrigin(config.corsOrigins), answerOptions, negotiateApiVersion(apiDocument));
   const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis);
   // Both password endpoints share one failure budget: /token must not be the way around it.
   app.use(['/api/auth/login', '/token'], limiters.login);

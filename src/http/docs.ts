@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
+import { serveFixedFiles } from './static-files';
 
 const REDOC_STANDALONE = require.resolve('redoc/bundles/redoc.standalone.js');
 const SWAGGER_UI_DIST = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -38,8 +39,7 @@ const REDOC_PAGE = `<!doctype html>
 `;
 
 /** The files /docs/{file} serves (api.yaml lists them): swagger-ui-dist's demo page and source maps are not among them. */
-const SWAGGER_UI_FILES = new Set(['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css', 'favicon-16x16.png', 'favicon-32x32.png']);
-const STATIC_OPTIONS = { index: false, maxAge: '1h', etag: false, lastModified: false, acceptRanges: false, redirect: false } as const;
+const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css', 'favicon-16x16.png', 'favicon-32x32.png'];
 
 /** /openapi.json, /docs (Swagger UI) and /redoc, all from installed packages: no CDN. */
 export function createDocsRouter(apiDocument: object): Router {
@@ -52,7 +52,7 @@ export function createDocsRouter(apiDocument: object): Router {
     .replace(/(href|src)="\.\//g, '$1="docs/');
   // serveFiles' first middleware answers swagger-ui-init.js, where the options take effect.
   const [swaggerInit] = swaggerUi.serveFiles(undefined, { swaggerOptions: SWAGGER_UI_OPTIONS }) as RequestHandler[];
-  const swaggerFiles = express.static(SWAGGER_UI_DIST, STATIC_OPTIONS);
+  const swaggerFiles = serveFixedFiles(Object.fromEntries(SWAGGER_UI_FILES.map((name) => [name, path.join(SWAGGER_UI_DIST, name)])));
 
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').set('Cache-Control', 'no-cache').send(documentJson);
@@ -61,11 +61,7 @@ export function createDocsRouter(apiDocument: object): Router {
     res.type('html').send(swaggerPage);
   });
   router.get('/docs/swagger-ui-init.js', swaggerInit as RequestHandler);
-  router.get('/docs/:file', (req, res, next) => {
-    if (!SWAGGER_UI_FILES.has(req.params.file)) return next();
-    req.url = `/${req.params.file}`;
-    swaggerFiles(req, res, next);
-  });
+  router.get('/docs/:file', swaggerFiles);
   router.get('/redoc', (_req, res) => {
     res.type('html').send(REDOC_PAGE);
   });

@@ -59,9 +59,14 @@ export function toProblem(err: unknown): Problem {
   }
   const parserType = (err as { type?: unknown } | null)?.type;
   if (typeof parserType === 'string' && parserType in BODY_PARSER_PROBLEMS) return BODY_PARSER_PROBLEMS[parserType] as Problem;
-  // zlib's errors while inflating a body (wrong or truncated Content-Encoding).
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('Z_')) return UNREADABLE_BODY;
+  // The body parser's other client errors (zlib or brotli refusing a body that does not match its
+  // Content-Encoding, say) carry an http-errors status.
+  const { status, expose } = (err ?? {}) as { status?: unknown; expose?: unknown };
+  if (expose === true && typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 413) return BODY_PARSER_PROBLEMS['entity.too.large'] as Problem;
+    if (status === 415) return { status: 415, code: 'unsupported_media_type', message: 'Unsupported request body encoding' };
+    return UNREADABLE_BODY;
+  }
   return INTERNAL;
 }
 

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Express } from 'express';
 import type { Logger } from '../logger';
 import type { Metrics } from './observability';
 import { renderProblem, surfaceOfPath, type Problem } from './problems';
+import { ROUTE_TABLE, type RouteTable } from './route-table';
 
 /** What Node's HTTP parser refused, and how it is answered (RFC 9110 / RFC 9112 statuses). */
 const PARSER_PROBLEMS: Record<string, Problem> = {
   HPE_HEADER_OVERFLOW: { status: 431, code: 'headers_too_large', message: 'Request headers are too large' },
-  HPE_INVALID_METHOD: { status: 501, code: 'not_implemented', message: 'Unknown request method' },
   HPE_UNEXPECTED_CONTENT_LENGTH: { status: 400, code: 'validation_error', message: 'Content-Length and Transfer-Encoding must not both be sent' },
   HPE_INVALID_TRANSFER_ENCODING: { status: 400, code: 'validation_error', message: 'Unsupported Transfer-Encoding' },
   HPE_INVALID_CONTENT_LENGTH: { status: 400, code: 'validation_error', message: 'Invalid Content-Length' },
@@ -21,7 +22,8 @@ const MALFORMED: Problem = { status: 400, code: 'validation_error', message: 'Ma
  * answered here, in the error shape of the surface their target names, with an X-Request-ID, a
  * log line and a metric, instead of Node's bare `400 Bad Request`.
  */
-export function createHttpServer(app: RequestListener, deps: { logger: Logger; metrics: Metrics }): Server {
+export function createHttpServer(app: Express, deps: { logger: Logger; metrics: Metrics }): Server {
+  const routes = app.get(ROUTE_TABLE) as RouteTable | undefined;
   // RFC 9112 section 3.2.2: a server must accept a request target in absolute form
   // (`GET http://host/agents`); it is routed like its path. Rewritten before Express, whose router
   // would otherwise keep re-attaching the scheme and host to every path it matches.
@@ -36,9 +38,9 @@ export function createHttpServer(app: RequestListener, deps: { logger: Logger; m
       socket.destroy();
       return;
     }
-    const problem = (err.code && PARSER_PROBLEMS[err.code]) || MALFORMED;
     const requestId = randomUUID();
-    const target = requestTargetOf(err.rawPacket);
+    const { method, target } = requestLineOf(err.rawPacket);
+    const problem = err.code === 'HPE_INVALID_METHOD' ? unknownMethod(method, target, routes) : (err.code && PARSER_PROBLEMS[err.code]) || MALFORMED;
     const { status, body } = renderProblem(problem, surfaceOfPath(target), requestId);
     const payload = JSON.stringify(body);
     deps.metrics.rejectedRequests.inc({ status: String(status), reason: err.code ?? 'unknown' });
@@ -48,6 +50,7 @@ export function createHttpServer(app: RequestListener, deps: { logger: Logger; m
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(payload)}\r\n` +
         `X-Request-ID: ${requestId}\r\n` +
+        (problem.headers?.Allow ? `Allow: ${problem.headers.Allow}\r\n` : '') +
         'Connection: close\r\n\r\n' +
         payload,
     );
@@ -65,23 +68,28 @@ export function createHttpServer(app: RequestListener, deps: { logger: Logger; m
   return server;
 }
 
+/** The path and query of `http://host/path?query`, exactly as sent: dot segments are not resolved. */
 function originFormOf(target: string): string | undefined {
-  try {
-    const url = new URL(target);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? `${url.pathname}${url.search}` : undefined;
-  } catch {
-    return undefined;
-  }
+  const authority = /^https?:\/\/[^/?#]*/i.exec(target);
+  if (!authority) return undefined;
+  const rest = target.slice(authority[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
-/** The path of the request line, when what arrived has one. */
-function requestTargetOf(raw: Buffer | undefined): string {
+/**
+ * A method Node does not know is answered like one api.yaml does not list for the path: 405 with
+ * `Allow` on a path it declares, 404 elsewhere (never a 5xx for what a client sent).
+ */
+function unknownMethod(method: string, target: string, routes: RouteTable | undefined): Problem {
+  const path = target.split('?', 1)[0] ?? '';
+  const route = path.startsWith('/') ? routes?.find(path)?.route : undefined;
+  if (!route) return { status: 404, code: 'not_found', message: 'Not Found' };
+  return { status: 405, code: 'method_not_allowed', message: `${method.slice(0, 20)} is not allowed on ${route.template}`, headers: { Allow: route.allow } };
+}
+
+/** The method and path of the request line, when what arrived has one. */
+function requestLineOf(raw: Buffer | undefined): { method: string; target: string } {
   const line = raw?.subarray(0, 8192).toString('latin1').split('\r\n', 1)[0] ?? '';
-  const target = line.split(' ')[1] ?? '/';
-  if (target.startsWith('/')) return target;
-  try {
-    return new URL(target).pathname;
-  } catch {
-    return '/';
-  }
+  const [method = '', target = '/'] = line.split(' ');
+  return { method: method.replace(/[^\x21-\x7e]/g, '?'), target: target.startsWith('/') ? target : (originFormOf(target) ?? '/') };
 }

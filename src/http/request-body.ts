@@ -1,20 +1,39 @@
 import express, { type RequestHandler } from 'express';
-import { schemaViolation, type FieldProblem } from '../errors';
+import { AppError, schemaViolation, type FieldProblem } from '../errors';
 
 /** Deeper JSON than this is refused: no contract here nests that far, and deeper input is an attack. */
 const MAX_JSON_DEPTH = 64;
 
 /**
- * Parses the body only of operations that declare one (JSON and form bodies, as api.yaml lists
- * them). Any other operation ignores a body it was sent, as RFC 9110 section 9.3.1 allows for
- * GET: malformed JSON on a GET or DELETE is not an error, because nothing reads it.
+ * Parses the body only of operations that declare one, and only in a media type they declare
+ * (anything else is 415 here). Any other operation ignores a body it was sent, as RFC 9110
+ * section 9.3.1 allows for GET: malformed JSON on a GET or DELETE is not an error, because nothing
+ * reads it. The request validator then sees only declared media types, without parameters: it
+ * compiles and keeps one validator per operation and Content-Type it meets, so arbitrary
+ * Content-Type values would otherwise grow its cache without bound.
  */
 export function parseDeclaredBody(limitBytes: number): RequestHandler {
-  const json = express.json({ limit: limitBytes, type: ['application/json', 'application/*+json'] });
-  const form = express.urlencoded({ extended: false, limit: limitBytes });
+  const json = express.json({ limit: limitBytes, type: 'application/json' });
+  const form = express.urlencoded({ extended: false, limit: limitBytes, type: 'application/x-www-form-urlencoded' });
   return (req, res, next) => {
-    if (!req.matched?.operation.requestBody) return next();
-    json(req, res, (error?: unknown) => (error ? next(error) : form(req, res, next)));
+    const declared = req.matched?.bodyTypes;
+    const header = req.headers['content-type'];
+    if (!declared) {
+      delete req.headers['content-type'];
+      return next();
+    }
+    if (header === undefined) return next();
+    const mediaType = (header.split(';', 1)[0] ?? '').trim().toLowerCase();
+    if (!declared.has(mediaType)) {
+      return next(new AppError('unsupported_media_type', `Request body must be ${[...declared].join(' or ')}`));
+    }
+    json(req, res, (jsonError?: unknown) => {
+      if (jsonError) return next(jsonError);
+      form(req, res, (formError?: unknown) => {
+        req.headers['content-type'] = mediaType;
+        next(formError);
+      });
+    });
   };
 }
 

@@ -6,7 +6,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 export interface OperationObject {
   operationId?: string;
-  requestBody?: { content?: Record<string, unknown> };
+  requestBody?: { $ref?: string; content?: Record<string, unknown> };
   security?: Array<Record<string, string[]>>;
   parameters?: unknown[];
   [extension: `x-${string}`]: unknown;
@@ -32,13 +32,13 @@ export interface CompiledOperation {
    * `1e309` through as Infinity, past minimum, maximum and format: these are refused first.
    */
   numericQuery: ReadonlySet<string>;
+  /** The media types of its request body (none: the operation reads no body). */
+  bodyTypes?: ReadonlySet<string>;
 }
 
 /** What the route table found for a request: its route, its operation and its decoded path parameters. */
-export interface MatchedRoute {
+export interface MatchedRoute extends CompiledOperation {
   route: Route;
-  operation: OperationObject;
-  numericQuery: ReadonlySet<string>;
   params: Record<string, string>;
 }
 
@@ -47,6 +47,9 @@ declare module 'express-serve-static-core' {
     matched?: MatchedRoute;
   }
 }
+
+/** The app setting under which buildApp leaves its route table (the HTTP server answers with it too). */
+export const ROUTE_TABLE = 'route table';
 
 export interface RouteTable {
   routes: readonly Route[];
@@ -66,7 +69,12 @@ export function compileRouteTable(document: ApiDocument): RouteTable {
       const operation = item[method] as OperationObject | undefined;
       if (operation && typeof operation === 'object') {
         const parameters = [...shared, ...(operation.parameters ?? [])];
-        operations.set(method.toUpperCase(), { operation, numericQuery: numericQueryKeys(document, parameters) });
+        const body = operation.requestBody && resolve(document, operation.requestBody);
+        operations.set(method.toUpperCase(), {
+          operation,
+          numericQuery: numericQueryKeys(document, parameters),
+          bodyTypes: body ? new Set(Object.keys(body.content ?? {}).map((type) => type.toLowerCase())) : undefined,
+        });
       }
     }
     const allow = [...operations.keys()];
@@ -122,13 +130,19 @@ export function routeExactly(table: RouteTable): RequestHandler {
       if (value === undefined) return next(schemaViolation('Request validation failed', [{ field: name, in: 'path', message: 'is not valid percent-encoded UTF-8' }]));
       params[name] = value;
     }
-    req.matched = { route, operation: compiled.operation, numericQuery: compiled.numericQuery, params };
+    req.matched = { ...compiled, route, params };
     next();
   };
 }
 
 type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; allOf?: Schema[] };
 type Parameter = { $ref?: string; name?: string; in?: string; schema?: Schema };
+
+/** OPTIONS that CORS did not answer (no preflight of an allowed origin): 204 with the `Allow` set above. */
+export const answerOptions: RequestHandler = (req, res, next) => {
+  if (req.method !== 'OPTIONS') return next();
+  res.status(204).end();
+};
 
 function numericQueryKeys(document: ApiDocument, parameters: unknown[]): Set<string> {
   const keys = new Set<string>();

@@ -1,76 +1,84 @@
-import { loadApiDocument } from '../../src/http/openapi';
+import { loadContract, type Contract, type ObservedResponse } from '../support/fuzzer/contract';
+import { targetOf } from '../support/fuzzer/in-process';
+import { failureCount, formatFailure, formatSummary, runFuzzer } from '../support/fuzzer/run';
 import { describeEachDatabase } from '../support/harness';
 
-type Parameter = { name?: string; in?: string; $ref?: string };
-type Operation = { parameters?: Parameter[]; requestBody?: unknown };
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2500);
+const SEED = Number(process.env.FUZZ_SEED ?? 20260101);
+const AGENT_ID = '01a2085c-2557-71dc-a6c1-6f11cf703f00';
 
-/** A small seeded generator: the same inputs on every run, so a failure can be replayed. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
-  const strings = ['', ' ', 'a', 'x'.repeat(300), '😀'.repeat(120), '../../etc/passwd', '%00', "'; drop table agents; --", '<script>', '0190a8f0-0000-7000-8000-000000000000', 'null', '-1', '1e309', 'NaN', '[]', '{}'];
-  const value = (depth: number): unknown => {
-    switch (pick(['string', 'number', 'bool', 'null', 'array', 'object'] as const)) {
-      case 'string':
-        return pick(strings);
-      case 'number':
-        return pick([0, -1, 1.5, 2 ** 53, -(2 ** 31) - 1, 101, 1001, 1e308]);
-      case 'bool':
-        return next() < 0.5;
-      case 'null':
-        return null;
-      case 'array':
-        return depth > 2 ? [] : Array.from({ length: Math.floor(next() * 3) }, () => value(depth + 1));
-      case 'object': {
-        if (depth > 2) return {};
-        const keys = ['name', 'type', 'status', 'title', 'priority', 'input', 'result', 'error', 'email', 'password', 'age', 'role', 'id', 'owner_id', 'body', pick(strings)];
-        return Object.fromEntries(Array.from({ length: Math.floor(next() * 5) }, () => [pick(keys), value(depth + 1)]));
-      }
-    }
-  };
-  return { next, pick, value, string: () => pick(strings) };
+function answer(method: string, target: string, status: number, body?: unknown, headers: Record<string, string> = {}): ObservedResponse {
+  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  return { method, target, status, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...headers }, body: Buffer.from(text) };
 }
 
-const document = loadApiDocument();
-const parameters = (document.components as { parameters: Record<string, Parameter> }).parameters;
-const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
-  Object.entries(item)
-    .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
-    .map(([method, operation]) => ({ path, method, operation })),
-);
+const agent = { id: AGENT_ID, owner_id: null, name: 'scout', type: 'type_a', status: 'idle', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
 
-describeEachDatabase('any input, every operation', (get) => {
-  it.each(operations.map(({ path, method, operation }) => [method.toUpperCase(), path, operation] as const))(
-    'when %s %s gets 25 malformed requests, then none answers 5xx',
-    async (method, path, operation) => {
-      const admin = await get().signUp({ role: 'admin' });
-      const agent = (await admin.http.post('/agents').send({ name: 'fuzzed', type: 'type_a' }).expect(201)).body;
-      const task = (await admin.http.post(`/agents/${agent.id}/tasks`).send({ title: 'fuzzed' }).expect(201)).body;
-      // Real ids half the time, so that requests get past the look-ups into the handlers.
-      const ids: Record<string, string> = { agent_id: agent.id, task_id: task.id, user_id: admin.user.id, provider: 'none' };
-      const random = generator(path.length * 31 + method.length);
-      const queryNames = (operation.parameters ?? [])
-        .map((parameter) => (parameter.$ref ? parameters[parameter.$ref.split('/').pop() ?? ''] : parameter))
-        .filter((parameter): parameter is Parameter => parameter?.in === 'query')
-        .map((parameter) => parameter.name ?? '');
-      for (let i = 0; i < 25; i++) {
-        const url = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(random.next() < 0.5 ? (ids[name] ?? random.string()) : random.string()));
-        const query = Object.fromEntries(
-          [...queryNames, 'filter[name][eq]', 'filter[x][y]', 'unknown']
-            .filter((name) => random.next() < (name === 'unknown' || name === 'filter[x][y]' ? 0.1 : 0.3))
-            .map((name) => [name, random.string()]),
-        );
-        let request = admin.http[method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](url).query(query);
-        if (random.next() < 0.1) request = request.set('If-Match', random.string().replace(/[^\x20-\x7e]/g, ''));
-        if (random.next() < 0.1) request = request.set('api-version', random.pick(['1.0', '2', '']));
-        const body = random.next() < 0.1 ? '{"broken": ' : JSON.stringify(random.value(0));
-        const res = await request.set('Content-Type', 'application/json').send(body);
-        if (res.status >= 500) throw new Error(`${method} ${url} ${JSON.stringify(query)} ${JSON.stringify(body)} answered ${res.status}: ${res.text}`);
-      }
-    },
-  );
+describe('the contract oracle', () => {
+  let contract: Contract;
+  beforeAll(async () => {
+    contract = await loadContract();
+  });
+
+  it('when an answer is one api.yaml declares, then it passes', () => {
+    expect(contract.check(answer('GET', '/agents?limit=1', 200, [agent]))).toMatchObject({ ok: true, template: '/agents' });
+    expect(contract.check(answer('GET', `/agents/${AGENT_ID}`, 404, { error: 'not_found', message: 'Agent not found', detail: 'Agent not found' }))).toMatchObject({ ok: true });
+    expect(contract.check(answer('DELETE', `/agents/${AGENT_ID}`, 204))).toMatchObject({ ok: true });
+    expect(contract.check(answer('HEAD', '/agents', 200, undefined, { 'content-type': 'application/json' }))).toMatchObject({ ok: true });
+    expect(contract.check(answer('GET', '/nope', 404, { error: 'not_found', message: 'Not Found' }))).toMatchObject({ ok: true, template: '(unmatched root)' });
+  });
+
+  it('when the status is not declared, then it is a contract break', () => {
+    expect(contract.check(answer('GET', '/agents', 418, { error: 'teapot', message: 'no' }))).toMatchObject({ ok: false, category: 'contract' });
+  });
+
+  it('when a success body breaks its schema, then it is a contract break naming the error', () => {
+    const verdict = contract.check(answer('GET', `/agents/${AGENT_ID}`, 200, { ...agent, status: 'asleep', extra: 1 }));
+    expect(verdict).toMatchObject({ ok: false, category: 'contract' });
+    expect(verdict.ok ? [] : verdict.errors.join('\n')).toMatch(/additional properties|allowed values/);
+    expect(contract.check(answer('GET', '/agents', 200, '[]', { 'content-type': 'text/plain' }))).toMatchObject({ ok: false, category: 'contract' });
+    expect(contract.check(answer('DELETE', `/agents/${AGENT_ID}`, 204, '{}'))).toMatchObject({ ok: false, category: 'contract' });
+  });
+
+  it('when an error body is in another surface\'s shape, then it is a shape break', () => {
+    expect(contract.check(answer('GET', `/agents/${AGENT_ID}`, 404, { error: { code: 'NOT_FOUND', message: 'Agent not found' } }))).toMatchObject({ ok: false, category: 'shape' });
+    expect(contract.check(answer('GET', '/api/v1/nope', 404, { error: 'not_found', message: 'Not Found' }))).toMatchObject({ ok: false, category: 'shape' });
+    expect(contract.check(answer('GET', '/agents', 429, { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' } }))).toMatchObject({ ok: false, category: 'shape' });
+  });
+
+  it('when the service answers 500, then it is a 5xx failure even though api.yaml declares 500', () => {
+    expect(contract.check(answer('GET', '/agents', 500, { error: 'internal_error', message: 'An unexpected error occurred' }))).toMatchObject({ ok: false, category: '5xx' });
+    expect(contract.check(answer('GET', '/nope', 502, 'bad gateway'))).toMatchObject({ ok: false, category: '5xx' });
+  });
+
+  it('when a path differs in case or slashes, then only 404 is acceptable', () => {
+    for (const target of ['/AGENTS', '/agents/', '//agents', '/agents//tasks', '/Token']) {
+      expect(contract.check(answer('GET', target, 200, [agent]))).toMatchObject({ ok: false, category: 'contract', template: expect.stringMatching(/^\(unmatched/) });
+    }
+  });
+
+  it('when a known path lacks the method, then it must be 405 with Allow, and OPTIONS 204 with Allow', () => {
+    const error = { error: 'method_not_allowed', message: 'PUT is not allowed' };
+    expect(contract.check(answer('PUT', '/agents', 405, error, { allow: 'GET, POST' }))).toMatchObject({ ok: true });
+    expect(contract.check(answer('PUT', '/agents', 405, error))).toMatchObject({ ok: false, category: 'contract' });
+    expect(contract.check(answer('PUT', '/agents', 404, error))).toMatchObject({ ok: false, category: 'contract' });
+    expect(contract.check(answer('OPTIONS', '/agents', 204, undefined, { allow: 'GET, POST' }))).toMatchObject({ ok: true });
+    expect(contract.check(answer('OPTIONS', '/agents', 204))).toMatchObject({ ok: false, category: 'contract' });
+    expect(contract.check(answer('HEAD', '/agents', 200, '[]'))).toMatchObject({ ok: false, category: 'contract' });
+  });
 });
+
+describeEachDatabase(
+  'seeded contract fuzzing',
+  (get, kind) => {
+    it(`when ${REQUESTS} generated requests (seed ${SEED}) hit every operation, then each answer is one api.yaml declares and none is 5xx`, async () => {
+      const target = await targetOf(get());
+      const summary = await runFuzzer({ baseUrl: target.baseUrl, seed: SEED, requests: REQUESTS, concurrency: 8, apiKey: target.apiKey, origin: target.origin, admin: target.admin });
+      if (failureCount(summary) > 0) {
+        throw new Error(`${formatSummary(summary)}\n\nDistinct failures (replay request #N alone: npm run fuzz -- --seed ${SEED} --first N --requests 1 --database ${kind}):\n\n${summary.failures.map(formatFailure).join('\n\n')}`);
+      }
+      expect(summary.requests).toBe(REQUESTS);
+    }, 120_000);
+  },
+  { logLevel: 'silent' },
+);

@@ -1,11 +1,12 @@
 import path from 'node:path';
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { parse as parseCookies } from 'cookie';
 import type { TokenService } from '../../auth/tokens';
 import type { Store } from '../../data/store';
 import { findUser } from '../../domain/users';
 import { SESSION_COOKIE } from '../authenticate';
 import { checkReturnTo } from '../return-to';
+import { serveFixedFiles } from '../static-files';
 import { renderHomePage, renderLoginPage } from './templates';
 
 // The assets stay in src/ (tsc copies no files): the same path from src/ and from dist/.
@@ -43,12 +44,6 @@ export function createPagesRouter(deps: PagesDependencies): Router {
     }
   };
 
-  const assets = express.static(ASSETS, { index: false, maxAge: '1h', etag: false, lastModified: false, acceptRanges: false, redirect: false });
-  return Router({ caseSensitive: true, strict: true })
-    .get('/login', login)
-    .get('/', home)
-    .get('/assets/:file', (req, res, next) => {
-      req.url = `/${req.params.file}`;
-      assets(req, res, next);
-    });
+  const assets = serveFixedFiles(Object.fromEntries(['login.js', 'home.js', 'pages.css'].map((name) => [name, path.join(ASSETS, name)])));
+  return Router({ caseSensitive: true, strict: true }).get('/login', login).get('/', home).get('/assets/:file', assets);
 }

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RequestHandler } from 'express';
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.png': 'image/png',
+};
+
+/**
+ * Serves a fixed set of files, read once at start, by the name in the `file` path parameter; any
+ * other name passes on (and ends as the JSON 404). No directory walking, ranges or conditional
+ * requests: each answer is 200 with the whole file, cached for an hour, as api.yaml declares.
+ */
+export function serveFixedFiles(files: Record<string, string>): RequestHandler {
+  const loaded = new Map(
+    Object.entries(files).map(([name, file]) => {
+      const type = TYPES[path.extname(file)];
+      if (!type) throw new Error(`no content type for ${file}`);
+      return [name, { body: readFileSync(file), type }] as const;
+    }),
+  );
+  return (req, res, next) => {
+    const file = loaded.get(String(req.params.file));
+    if (!file) return next();
+    res.type(file.type).set('Cache-Control', 'public, max-age=3600').send(file.body);
+  };
+}
