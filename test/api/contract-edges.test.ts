@@ -92,6 +92,18 @@ describeEachDatabase('the contract under any input', (get: () => TestApp) => {
       const api = await fetch(`${base}/api/v1/agents`, json('{"name":"x","type":"type_a"}', { 'content-encoding': 'deflate' }));
       expect(api.status).toBe(400);
       expect(((await api.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
+      const brotli = await fetch(`${base}/agents`, json('{"name":"x","type":"type_a"}', { 'content-encoding': 'br' }));
+      expect(brotli.status).toBe(400);
+    });
+
+    it('when the media type is not one the operation declares, then 415 before anything reads it; parameters of a declared one are fine', async () => {
+      for (const type of ['text/plain', 'application/merge-patch+json', 'application/json-seq', 'multipart/form-data; boundary=x']) {
+        const res = await fetch(`${base}/agents`, json('{"name":"x","type":"type_a"}', { 'content-type': type }));
+        expect(res.status).toBe(415);
+        expect(await res.json()).toMatchObject({ error: 'unsupported_media_type', message: 'Request body must be application/json' });
+      }
+      const withParameters = await fetch(`${base}/agents`, json('{"name":"p","type":"type_a"}', { 'content-type': 'Application/JSON; charset=utf-8; profile=x' }));
+      expect(withParameters.status).toBe(201);
     });
 
     it('when the encoding is unsupported, then 415; when it is real gzip, then the body is read', async () => {
@@ -199,6 +211,13 @@ describeEachDatabase('the contract under any input', (get: () => TestApp) => {
       const options = await fetch(`${base}/agents/x`, { method: 'OPTIONS' });
       expect(options.status).toBe(204);
       expect(options.headers.get('allow')).toBe('GET, PUT, DELETE, PATCH, HEAD, OPTIONS');
+      for (const origin of ['null', 'https://evil.example']) {
+        const foreign = await fetch(`${base}/agents`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+        expect(foreign.status).toBe(204);
+        expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+        expect(await foreign.text()).toBe('');
+      }
+      expect((await fetch(`${base}/login`, { method: 'OPTIONS' })).status).toBe(204);
     });
   });
 
@@ -241,6 +260,13 @@ describeEachDatabase('the contract under any input', (get: () => TestApp) => {
       expect(await stale.json()).toMatchObject({ error: 'precondition_failed' });
     });
 
+    it('when a response without validators is asked If-None-Match: *, then it answers in full (no undeclared 304)', async () => {
+      for (const path of ['/health', '/health/ready', '/openapi.json', '/docs', '/protected']) {
+        const res = await fetch(`${base}${path}`, { headers: { ...bearer, 'if-none-match': '*' } });
+        expect(res.status).toBe(200);
+      }
+    });
+
     it('when the generated client sends If-None-Match, then it gets its 304 on both surfaces', async () => {
       const client = createAgentFleetClient({ baseUrl: base, headers: bearer });
       const created = await client.POST('/api/v1/agents', { body: { name: 'typed-etag', type: 'type_b' } });
@@ -277,7 +303,6 @@ describeEachDatabase('the contract under any input', (get: () => TestApp) => {
 
   describe('errors below Express keep the shape', () => {
     it.each([
-      ['an unknown method', 'FROB /agents HTTP/1.1\r\nHost: x\r\n\r\n', 501],
       ['a header value with a control byte', 'GET /agents HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n', 400],
       ['Content-Length with Transfer-Encoding', 'POST /agents HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
       ['headers over the limit', `GET /agents HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
@@ -291,6 +316,18 @@ describeEachDatabase('the contract under any input', (get: () => TestApp) => {
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(JSON.parse(res.body)).toMatchObject({ error: expect.any(String), message: expect.any(String) });
       expect(await rejectedCount(get(), status)).toBe(before + 1);
+    });
+
+    it('when a method Node does not know arrives, then it is answered like any method the path lacks: 405 with Allow, or 404', async () => {
+      const known = await sendRaw(base, 'FROB /agents HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(known.status).toBe(405);
+      expect(known.headers.allow).toBe('GET, POST, HEAD, OPTIONS');
+      expect(JSON.parse(known.body)).toMatchObject({ error: 'method_not_allowed' });
+      const lower = await sendRaw(base, 'get /api/v1/agents HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(lower.status).toBe(405);
+      expect(JSON.parse(lower.body)).toMatchObject({ error: { code: 'METHOD_NOT_ALLOWED' } });
+      const unknown = await sendRaw(base, 'FROB /nowhere HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(unknown.status).toBe(404);
     });
 
     it('when the target is under /api, then the parser error uses the /api envelope', async () => {
@@ -312,6 +349,10 @@ describeEachDatabase('the contract under any input', (get: () => TestApp) => {
       expect(JSON.parse(res.body)).toEqual({ status: 'ok' });
       const missing = await sendRaw(base, `GET http://${hostname}:${port}/nowhere HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`);
       expect(missing.status).toBe(404);
+      // Dot segments stay what they are: `..` here is an agent id, as it is in origin form.
+      const dots = await sendRaw(base, `GET http://${hostname}:${port}/agents/%2e%2e HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${bearer.authorization}\r\nConnection: close\r\n\r\n`);
+      expect(dots.status).toBe(404);
+      expect(JSON.parse(dots.body)).toMatchObject({ detail: 'Agent not found' });
     });
   });
 
