@@ -2,7 +2,6 @@ import type { RequestHandler } from 'express';
 import { schemaViolation, type FieldProblem } from '../errors';
 
 /** `filter[field][op]`: the only nested query key api.yaml declares (deepObject, two levels). */
-const NUMERAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 const FILTER_KEY = /^filter\[([^[\]]+)\]\[([^[\]]+)\]$/;
 
 export type QueryValue = string | string[] | Record<string, Record<string, string | string[]>>;
@@ -57,7 +56,7 @@ export const checkQueryShape: RequestHandler = (req, _res, next) => {
     seen.add(key);
   }
   for (const [key, value] of new URLSearchParams(search)) {
-    if (req.matched?.numericQuery.has(key) && !Number.isFinite(Number(value)) && NUMERAL.test(value)) {
+    if (req.matched?.numericQuery.has(key) && Math.abs(Number(value)) === Infinity) {
       problems.push({ field: key, in: 'query', message: 'must be a number within range' });
     }
   }

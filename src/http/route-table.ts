@@ -28,8 +28,9 @@ export interface CompiledOperation {
   operation: OperationObject;
   /**
    * Query keys whose value is a number (`limit`, `filter[priority][gt]`). ajv, as the validator
-   * configures it (strictNumbers with coercion), lets a numeral beyond double range such as
-   * `1e309` through as Infinity, past minimum, maximum and format: these are refused first.
+   * configures it (strictNumbers with coercion), lets `Infinity` or a numeral beyond double range
+   * such as `1e309` through as Infinity, past minimum, maximum and format (ajv issue 2212, fix
+   * proposed in ajv pull request 2661): these are refused first.
    */
   numericQuery: ReadonlySet<string>;
   /** The media types of its request body (none: the operation reads no body). */

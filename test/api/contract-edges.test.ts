@@ -161,6 +161,7 @@ describeEachDatabase('the contract under any input', (get: () => TestApp) => {
       ['filter[constructor][eq]=1', 'filter'],
       ['limit=1&limit=2', 'limit'],
       ['limit=1e309', 'limit'],
+      ['limit=Infinity', 'limit'],
       ['filter[created_at][gte]=2026-01-01T23:59:60Z', 'filter[created_at][gte]'],
       ['filter[created_at][lt]=0000-01-01T00:00:00Z', 'filter[created_at][lt]'],
     ])('when /api/v1/agents gets ?%s, then 400 VALIDATION_ERROR names %s', async (query, field) => {
