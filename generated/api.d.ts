@@ -1126,8 +1126,10 @@ export interface components {
         Error: {
             /**
              * @description One of `validation_error`, `unauthorized`, `forbidden`, `not_found`,
-             *     `method_not_allowed`, `state_conflict`, `payload_too_large`, `unsupported_media_type`,
-             *     `internal_error`.
+             *     `method_not_allowed`, `conflict`, `state_conflict`, `precondition_failed`,
+             *     `payload_too_large`, `unsupported_media_type`, `rate_limit_exceeded`,
+             *     `request_timeout`, `expectation_failed`, `headers_too_large`, `internal_error`,
+             *     `service_unavailable`.
              */
             error: string;
             message: string;
