@@ -852,17 +852,11 @@ export interface components {
             in?: string;
         };
         IntegerFilter: {
-            /** Format: int32 */
             eq?: number;
-            /** Format: int32 */
             ne?: number;
-            /** Format: int32 */
             gt?: number;
-            /** Format: int32 */
             gte?: number;
-            /** Format: int32 */
             lt?: number;
-            /** Format: int32 */
             lte?: number;
             in?: string;
         };
@@ -1087,7 +1081,7 @@ export interface components {
         ApiError: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "SERVICE_UNAVAILABLE";
                 message: string;
                 /** @description For validation, a list of `{field, message}`; otherwise any value. */
                 details?: unknown;
@@ -1625,8 +1619,9 @@ export interface components {
          * @description A request Node's HTTP parser refuses before any operation is chosen: 400 (malformed
          *     request line or headers, `Content-Length` together with `Transfer-Encoding`), 408 (not
          *     received in time), 417 (an `Expect` other than `100-continue`), 431 (headers over the
-         *     limit), 501 (unknown method). The body has the shape of the surface the request target
-         *     names, the connection is closed, and `X-Request-ID` names the log line.
+         *     limit). A method Node does not know is answered like any method the path lacks (405 with
+         *     `Allow`, or 404). The body has the shape of the surface the request target names, the
+         *     connection is closed, and `X-Request-ID` names the log line.
          */
         RequestRefused: {
             headers: {

@@ -5,10 +5,10 @@ import { createTokenService, type TokenService } from './auth/tokens';
 import type { Config } from './config';
 import type { Database } from './data/database';
 import { createStore } from './data/store';
+import { routeNotFound } from './errors';
 import { authenticate } from './http/authenticate';
 import { allowCrossOrigin } from './http/cors';
 import { createDocsRouter } from './http/docs';
-import { AppError } from './errors';
 import { errorHandler } from './http/error-handler';
 import { createMetrics, observeRequests, serveMetrics, type Metrics } from './http/observability';
 import { loadApiDocument, validateAgainst, type ApiDocument } from './http/openapi';
@@ -105,7 +105,7 @@ export function buildApp({
   app.use(healthRoutes(db, redis), authRoutes(store, tokens), agentRoutes(store), taskRoutes(store), v1UserRoutes(store), v1AgentRoutes(store), signIn.routes);
 
   // A declared path whose handler passed it on (a static file that does not exist).
-  app.use((_req, _res, next) => next(new AppError('not_found', 'Not Found')));
+  app.use((_req, _res, next) => next(routeNotFound()));
   app.use(errorHandler(logger));
   return app;
 }

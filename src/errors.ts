@@ -13,11 +13,8 @@ export type ErrorCode =
   | 'state_conflict'
   | 'method_not_allowed'
   | 'precondition_failed'
-  | 'payload_too_large'
   | 'unsupported_media_type'
-  | 'rate_limit_exceeded'
-  | 'not_implemented'
-  | 'service_unavailable';
+  | 'rate_limit_exceeded';
 
 /** One offending field or parameter, as api.yaml's FieldError describes it. */
 export type FieldProblem = components['schemas']['FieldError'];
@@ -51,6 +48,13 @@ export const invalidValue = (message: string, fields: FieldProblem[]) =>
 /** The request breaks api.yaml itself: the same answer the validator gives (root 422, /api 400). */
 export const schemaViolation = (message: string, fields: FieldProblem[]) =>
   new AppError('validation_error', message, { fields }, true);
+
+/** A path api.yaml does not declare. */
+export const routeNotFound = () => new AppError('not_found', 'Not Found');
+
+/** A method api.yaml does not declare for the path; `allow` lists the ones it does. */
+export const methodNotAllowed = (method: string, template: string, allow: string) =>
+  new AppError('method_not_allowed', `${method.slice(0, 20)} is not allowed on ${template}`, { allow });
 
 /** A cursor that no page of this collection handed out. */
 export const invalidCursor = () =>

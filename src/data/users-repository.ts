@@ -63,5 +63,3 @@ export function createUsersRepository(db: Knex | Knex.Transaction, mapper: RowMa
     },
   };
 }
-
-export { isUniqueViolation } from './database-errors';

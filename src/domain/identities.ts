@@ -1,4 +1,4 @@
-import { isUniqueViolation } from '../data/users-repository';
+import { isUniqueViolation } from '../data/database-errors';
 import type { Store } from '../data/store';
 import { newId, now } from '../data/ids';
 import { SignInError } from '../errors';

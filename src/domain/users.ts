@@ -1,6 +1,6 @@
 import { checkPassword, hashPassword } from '../auth/passwords';
 import type { UserChanges } from '../data/users-repository';
-import { isUniqueViolation } from '../data/users-repository';
+import { isUniqueViolation } from '../data/database-errors';
 import type { Store } from '../data/store';
 import { newId, nextTimestamp, now } from '../data/ids';
 import { duplicate, forbidden, invalidValue, notAUser, userNotFound, wrongPassword } from '../errors';

@@ -14,12 +14,16 @@ const STATUS_OF: Record<AppError['code'], number> = {
   conflict: 409,
   state_conflict: 409,
   precondition_failed: 412,
-  payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
-  not_implemented: 501,
-  service_unavailable: 503,
 };
+
+/** HTTP headers an error code always carries, from the error's details. */
+function headersOf(err: AppError, allow: unknown): Record<string, string> | undefined {
+  if (err.code === 'unauthorized') return { 'WWW-Authenticate': 'Bearer' };
+  if (err.code === 'method_not_allowed' && typeof allow === 'string') return { Allow: allow };
+  return undefined;
+}
 
 /** express.json's own failures carry a `type` naming what went wrong. */
 const BODY_PARSER_PROBLEMS: Record<string, Problem> = {
@@ -41,14 +45,14 @@ const RETRY_AFTER_OUTAGE_SECONDS = '5';
 
 export function toProblem(err: unknown): Problem {
   if (err instanceof AppError) {
-    const { fields, headers, ...rest } = (err.details ?? {}) as { fields?: FieldProblem[]; headers?: Record<string, string> } & Record<string, unknown>;
+    const { fields, allow, ...rest } = (err.details ?? {}) as { fields?: FieldProblem[]; allow?: unknown } & Record<string, unknown>;
     return {
       status: STATUS_OF[err.code],
       code: err.code,
       message: err.message,
       fields,
       details: Object.keys(rest).length > 0 ? rest : undefined,
-      headers: err.code === 'unauthorized' ? { 'WWW-Authenticate': 'Bearer' } : headers,
+      headers: headersOf(err, allow),
       schemaViolation: err.schemaViolation,
     };
   }

@@ -4,6 +4,8 @@ import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import type { Logger } from '../logger';
 import type { Metrics } from './observability';
+import { methodNotAllowed, routeNotFound } from '../errors';
+import { toProblem } from './error-handler';
 import { renderProblem, surfaceOfPath, type Problem } from './problems';
 import { ROUTE_TABLE, type RouteTable } from './route-table';
 
@@ -83,8 +85,7 @@ function originFormOf(target: string): string | undefined {
 function unknownMethod(method: string, target: string, routes: RouteTable | undefined): Problem {
   const path = target.split('?', 1)[0] ?? '';
   const route = path.startsWith('/') ? routes?.find(path)?.route : undefined;
-  if (!route) return { status: 404, code: 'not_found', message: 'Not Found' };
-  return { status: 405, code: 'method_not_allowed', message: `${method.slice(0, 20)} is not allowed on ${route.template}`, headers: { Allow: route.allow } };
+  return toProblem(route ? methodNotAllowed(method, route.template, route.allow) : routeNotFound());
 }
 
 /** The method and path of the request line, when what arrived has one. */

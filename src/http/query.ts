@@ -17,20 +17,34 @@ export function parseQuery(search: string): Record<string, QueryValue> {
   for (const [key, value] of new URLSearchParams(search)) {
     const filter = FILTER_KEY.exec(key);
     if (filter) {
-      const [, field, op] = filter as unknown as [string, string, string];
-      const filters = (Object.hasOwn(query, 'filter') && typeof query.filter === 'object' && !Array.isArray(query.filter) ? query.filter : define(query, 'filter', {})) as Record<string, Record<string, string | string[]>>;
-      const operators = Object.hasOwn(filters, field) ? (filters[field] as Record<string, string | string[]>) : define(filters, field, {} as Record<string, string | string[]>);
-      define(operators, op, Object.hasOwn(operators, op) ? [operators[op] as string].flat().concat(value) : value);
+      // A plain `filter=` key before this one would be a string: the shape check refuses it anyway.
+      const filters = objectAt(query, 'filter');
+      add(objectAt(filters, filter[1] as string), filter[2] as string, value);
     } else {
-      define(query, key, Object.hasOwn(query, key) ? [query[key] as string].flat().concat(value) : value);
+      add(query, key, value);
     }
   }
   return query;
 }
 
-function define<T>(target: object, key: string, value: T): T {
+type Level = Record<string, unknown>;
+
+/** The object under `key`, made when absent. */
+function objectAt(target: Level, key: string): Level {
+  const existing = Object.hasOwn(target, key) ? target[key] : undefined;
+  if (typeof existing === 'object' && existing !== null && !Array.isArray(existing)) return existing as Level;
+  const created: Level = {};
+  define(target, key, created);
+  return created;
+}
+
+/** A value under `key`; a repeated key collects its values in an array (the shape check refuses it by name). */
+function add(target: Level, key: string, value: string): void {
+  define(target, key, Object.hasOwn(target, key) ? [target[key] as string | string[]].flat().concat(value) : value);
+}
+
+function define(target: Level, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  return value;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { AppError, schemaViolation } from '../errors';
+import { methodNotAllowed, routeNotFound, schemaViolation } from '../errors';
 import type { ApiDocument } from './openapi';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -114,7 +114,7 @@ export function routeExactly(table: RouteTable): RequestHandler {
   return (req, res, next) => {
     // An absolute-form target is rewritten by the HTTP server (http-server.ts); `*` and the like name no path.
     const found = req.url.startsWith('/') ? table.find(req.path) : undefined;
-    if (!found) return next(new AppError('not_found', 'Not Found'));
+    if (!found) return next(routeNotFound());
     const { route, values } = found;
     if (req.method === 'OPTIONS' && !route.operations.has('OPTIONS')) {
       res.set('Allow', route.allow);
@@ -123,7 +123,7 @@ export function routeExactly(table: RouteTable): RequestHandler {
     if (req.method === 'HEAD' && !route.operations.has('HEAD') && route.operations.has('GET')) req.method = 'GET';
     const compiled = route.operations.get(req.method);
     if (!compiled) {
-      return next(new AppError('method_not_allowed', `${req.method} is not allowed on ${route.template}`, { headers: { Allow: route.allow } }));
+      return next(methodNotAllowed(req.method, route.template, route.allow));
     }
     const params: Record<string, string> = {};
     for (const [index, name] of route.parameterNames.entries()) {

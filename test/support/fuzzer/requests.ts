@@ -297,6 +297,21 @@ const INVALID_UTF8 = [Buffer.from([0xff, 0xfe]), Buffer.from([0xc3, 0x28]), Buff
 const CONTENT_TYPES: Array<string | null> = [null, 'text/plain', 'application/xml', 'multipart/form-data; boundary=fuzz', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/merge-patch+json', 'application/x-www-form-urlencoded', 'application/json;;', 'APPLICATION/JSON', 'application/json; charset="utf-8"', '*/*', 'application/vnd.api+json', 'json'];
 const GARBAGE_TAGS = ['garbage', '"', 'W/"x"', `"${'a'.repeat(600)}"`, '"x", W/"y"', ', ,', '*, "x"'];
 
+/** A conditional header: the fixture's current or a stale ETag, `*`, or garbage. */
+function conditionalMutation(header: 'if-none-match' | 'if-match', weight: number): Mutation {
+  return {
+    name: header,
+    weight,
+    applies: () => true,
+    apply: (d) => {
+      const choice = d.random.pick(['current', 'stale', '*', 'garbage'] as const);
+      d.conditional = undefined;
+      if (choice === 'current' || choice === 'stale') d.conditional = { header, kind: choice };
+      else d.headers[header] = choice === '*' ? '*' : d.random.pick(GARBAGE_TAGS);
+    },
+  };
+}
+
 const MUTATIONS: Mutation[] = [
   // Paths.
   { name: 'probe-path', weight: 3, applies: () => true, apply: (d) => { d.segments = [[d.random.pick(PROBE_PATHS)]]; } },
@@ -335,28 +350,8 @@ const MUTATIONS: Mutation[] = [
   { name: 'absolute-form', weight: 1.5, applies: () => true, apply: (d) => { d.absoluteForm = true; } },
   // Credentials and headers.
   { name: 'credential', weight: 3, applies: () => true, apply: (d) => { d.credential = d.random.pick(CREDENTIAL_KINDS); } },
-  {
-    name: 'if-none-match',
-    weight: 1.5,
-    applies: () => true,
-    apply: (d) => {
-      const choice = d.random.pick(['current', 'stale', '*', 'garbage'] as const);
-      d.conditional = undefined;
-      if (choice === 'current' || choice === 'stale') d.conditional = { header: 'if-none-match', kind: choice };
-      else d.headers['if-none-match'] = choice === '*' ? '*' : d.random.pick(GARBAGE_TAGS);
-    },
-  },
-  {
-    name: 'if-match',
-    weight: 2,
-    applies: () => true,
-    apply: (d) => {
-      const choice = d.random.pick(['current', 'stale', '*', 'garbage'] as const);
-      d.conditional = undefined;
-      if (choice === 'current' || choice === 'stale') d.conditional = { header: 'if-match', kind: choice };
-      else d.headers['if-match'] = choice === '*' ? '*' : d.random.pick(GARBAGE_TAGS);
-    },
-  },
+  conditionalMutation('if-none-match', 1.5),
+  conditionalMutation('if-match', 2),
   { name: 'api-version', weight: 1.5, applies: () => true, apply: (d) => { d.headers['api-version'] = d.random.pick(['1.0', '2', '', 'garbage', ' 1.0 ', '1.0, 2', '1', '1.00', 'x'.repeat(300)]); } },
   {
     name: 'request-id',
