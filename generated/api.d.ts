@@ -150,8 +150,16 @@ export interface paths {
          * Issue an access token (OAuth 2.0 password grant, first-party only)
          * @description RFC 6749 section 4.3: `grant_type=password` with `username` (the e-mail) and `password`,
          *     form-encoded. Errors follow RFC 6749 section 5.2. Kept for first-party and Swagger UI use;
-         *     RFC 9700 forbids this grant to third-party clients. Failed attempts share the budget of
-         *     `POST /api/auth/login` (5 an hour per client by default; 429 beyond it).
+         *     RFC 9700 forbids this grant to third-party clients. Failed attempts share the limits of
+         *     `POST /api/auth/login` (5 failures an hour per client, and a back-off per account; 429
+         *     beyond them).
+         *
+         *     Each password grant begins a session and answers a refresh token with the access token.
+         *     `grant_type=refresh_token` with `refresh_token` answers a new access token and a new
+         *     refresh token (rotation); the old one is spent. Presenting a spent refresh token again is
+         *     taken as theft and ends the session: every token of it stops working (RFC 9700 section
+         *     4.14.2). A refresh token also stops working at logout, logout-all, a password or e-mail
+         *     change, and `REFRESH_TOKEN_TTL` after the password grant.
          */
         post: operations["issueToken"];
         delete?: never;
@@ -386,9 +394,35 @@ export interface paths {
         put?: never;
         /**
          * Sign out
-         * @description Clears the session cookie. Bearer tokens stay valid until they expire.
+         * @description Ends the session of the credential sent (the bearer token when an `Authorization` header
+         *     is present, the session cookie otherwise) on every instance at once: its access tokens and
+         *     refresh token stop working. Clears the session cookie. Without a credential, or with one
+         *     that no longer works, it only clears the cookie (204). With the session cookie, the
+         *     `Origin` must be a trusted one (403 otherwise), as for every cookie-authenticated change.
          */
         post: operations["logOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere
+         * @description Ends every session of the signed-in user, this one included, on every instance: all their
+         *     access tokens, refresh tokens and session cookies stop working. Clears the session cookie.
+         *     An API key is not a user (403).
+         */
+        post: operations["logOutEverywhere"];
         delete?: never;
         options?: never;
         head?: never;
@@ -835,12 +869,14 @@ export interface components {
             email: components["schemas"]["Email"];
             age?: number | null;
             password?: components["schemas"]["Password"];
+            current_password?: components["schemas"]["CurrentPassword"];
         };
         UserUpdate: {
             name?: components["schemas"]["UserName"];
             email?: components["schemas"]["Email"];
             age?: number | null;
             password?: components["schemas"]["Password"];
+            current_password?: components["schemas"]["CurrentPassword"];
         };
         StringFilter: {
             eq?: string;
@@ -1017,8 +1053,10 @@ export interface components {
         };
         /** @description RFC 6749 section 4.3.2. Unknown parameters are ignored, as the RFC requires. */
         TokenRequest: {
-            /** @description Only `password` is supported here. */
+            /** @description `password` (with `username` and `password`) or `refresh_token` (with `refresh_token`). */
             grant_type: string;
+            /** @description A refresh token from an earlier answer of this endpoint (grant_type `refresh_token`). */
+            refresh_token?: string;
             /** @description The user's e-mail. */
             username?: string;
             /** Format: password */
@@ -1033,6 +1071,12 @@ export interface components {
             token_type: "bearer";
             /** @description Seconds until the token expires. */
             expires_in: number;
+            /**
+             * @description Present on answers of `/token` only. Single use: each refresh answers a new one, and
+             *     presenting a spent one again ends the whole session (RFC 9700 section 4.14.2). Lives as
+             *     long as the session (`REFRESH_TOKEN_TTL`, 30 days by default).
+             */
+            refresh_token?: string;
         };
         /**
          * @description Every error of the token endpoint, in RFC 6749 section 5.2's shape. Protocol errors use
@@ -1179,6 +1223,14 @@ export interface components {
          * @description At least 8 characters; never returned or logged.
          */
         Password: string;
+        /**
+         * Format: password
+         * @description The signed-in user's own current password. Required to change `password` or `email` (a
+         *     token alone must not be enough to take an account over); wrong: 403. Failed checks count
+         *     towards the sign-in limits. Accounts without a password (third-party sign-in) instead sign
+         *     in with their provider again and change within 10 minutes.
+         */
+        CurrentPassword: string;
         NullableAge: number | null;
         /** @description 1 to 200 characters, not only white space. */
         PostTitle: string;
@@ -3220,6 +3272,37 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["ApiValidationError"];
+            403: components["responses"]["ApiForbidden"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    logOutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every session ended. */
+            204: {
+                headers: {
+                    /** @description Expires the session cookie. */
+                    "Set-Cookie"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];

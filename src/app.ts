@@ -1,6 +1,9 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { createApiKeyCheck } from './auth/api-keys';
+import { createPasswordChecks } from './auth/password-sign-in';
+import { createSessionService } from './auth/sessions';
+import { createMemoryThrottleBackend, createRedisThrottleBackend, createSignInThrottle } from './auth/sign-in-throttle';
 import { createTokenService, type TokenService } from './auth/tokens';
 import type { Config } from './config';
 import type { Database } from './data/database';
@@ -78,19 +81,34 @@ export function buildApp({
   // CORS answers the preflights of allowed origins; every other OPTIONS gets its 204 and `Allow` here.
   app.use(allowCrossOrigin(config.corsOrigins), answerOptions, negotiateApiVersion(apiDocument));
   const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis);
-  // Both password endpoints share one failure budget: /token must not be the way around it.
-  app.use(['/api/auth/login', '/token'], limiters.login);
   app.use('/api', limiters.api);
   app.use(limiters.root);
 
   app.get('/metrics', serveMetrics(metrics));
   app.use(createDocsRouter(apiDocument));
-  const signIn = createSignIn({ config, store, tokens, logger, metrics });
+  const sessions = createSessionService(store, tokens, { accessSeconds: config.auth.jwt.ttlSeconds, refreshSeconds: config.auth.refreshTtlSeconds });
+  // Every password check (/api/auth/login, /token, current_password) counts against one set of limits.
+  const throttleLimits = {
+    clientMax: config.rateLimits.login.max,
+    clientWindowMs: config.rateLimits.login.windowMs,
+    accountFreeFailures: config.auth.accountThrottle.freeFailures,
+    accountBaseDelayMs: config.auth.accountThrottle.baseDelayMs,
+    accountMaxDelayMs: config.auth.accountThrottle.maxDelayMs,
+  };
+  const throttle = createSignInThrottle(
+    redis ? createRedisThrottleBackend(redis, throttleLimits, `${config.rateLimits.keyPrefix}sign-in:`) : createMemoryThrottleBackend(throttleLimits),
+    {
+      onStoreError: (error) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'sign-in throttle store failed: attempt not counted'),
+      onRefused: () => metrics.rateLimitHits.inc({ limiter: 'login' }),
+    },
+  );
+  const passwords = createPasswordChecks(store, throttle);
+  const signIn = createSignIn({ config, store, sessions, logger, metrics });
   app.use(signIn.pages);
 
   const requireCredentials = authenticate({
-    store,
-    tokens,
+    sessions,
+    cookieName: config.auth.sessionCookieName,
     isApiKey: createApiKeyCheck(config.auth.apiKeys),
     trustedOrigins: config.auth.trustedOrigins,
     defaultSecurity: (apiDocument.security ?? []) as Array<Record<string, string[]>>,
@@ -102,7 +120,7 @@ export function buildApp({
     }),
   );
 
-  app.use(healthRoutes(db, redis), authRoutes(store, tokens), agentRoutes(store), taskRoutes(store), v1UserRoutes(store), v1AgentRoutes(store), signIn.routes);
+  app.use(healthRoutes(db, redis), authRoutes({ sessions, passwords, cookieName: config.auth.sessionCookieName, trustedOrigins: config.auth.trustedOrigins }), agentRoutes(store), taskRoutes(store), v1UserRoutes(store, passwords), v1AgentRoutes(store), signIn.routes);
 
   // A declared path whose handler passed it on (a static file that does not exist).
   app.use((_req, _res, next) => next(routeNotFound()));

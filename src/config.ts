@@ -60,6 +60,12 @@ export interface AuthConfig {
   jwt:
     | { algorithm: 'HS256'; secret: string; issuer: string; audience: string; ttlSeconds: number }
     | { algorithm: Exclude<JwtAlgorithm, 'HS256'>; privateKey: string; publicKey: string; issuer: string; audience: string; ttlSeconds: number };
+  /** Seconds a session with a refresh token (`/token`) lives at most (REFRESH_TOKEN_TTL). */
+  refreshTtlSeconds: number;
+  /** `__Host-agent_fleet_session` in production (HTTPS, Path=/, no Domain: no sibling subdomain can plant one). */
+  sessionCookieName: string;
+  /** Per-account back-off after failed sign-ins (the per-client budget is rateLimits.login). */
+  accountThrottle: { freeFailures: number; baseDelayMs: number; maxDelayMs: number };
   apiKeys: string[];
   admin?: { email: string; password: string };
   /** Origins allowed to make cookie-authenticated changes (CSRF defence): PUBLIC_URL's and TRUSTED_ORIGINS. */
@@ -135,6 +141,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicUrl,
     auth: {
       jwt: parseJwt(env, nodeEnv, problems, warnings, integer('ACCESS_TOKEN_TTL', 1800, 60, 86_400)),
+      refreshTtlSeconds: integer('REFRESH_TOKEN_TTL', 30 * 86_400, 300, 365 * 86_400),
+      sessionCookieName: nodeEnv === 'production' ? '__Host-agent_fleet_session' : 'agent_fleet_session',
+      accountThrottle: {
+        freeFailures: integer('LOGIN_ACCOUNT_FREE_FAILURES', 5, 1, 1000),
+        baseDelayMs: integer('LOGIN_ACCOUNT_BACKOFF_MS', 30_000, 100, 3_600_000),
+        maxDelayMs: integer('LOGIN_ACCOUNT_BACKOFF_MAX_MS', 15 * 60_000, 100, 86_400_000),
+      },
       apiKeys: parseApiKeys(env.API_KEYS, problems),
       admin: parseAdmin(env, problems),
       trustedOrigins: [

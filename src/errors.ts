@@ -26,6 +26,8 @@ export class AppError extends Error {
     readonly details?: Record<string, unknown>,
     /** The request breaks api.yaml's schema (root surface: 422) rather than a rule of the service (400). */
     readonly schemaViolation = false,
+    /** Response headers that belong to this failure (`Retry-After`). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'AppError';
@@ -65,8 +67,20 @@ export const invalidCursor = () =>
 export const preconditionFailed = () =>
   new AppError('precondition_failed', 'The resource has changed since the If-Match version: read it again and retry');
 
-export const rateLimited = (retryAfterSeconds: number) =>
-  new AppError('rate_limit_exceeded', `Too many requests: retry in ${retryAfterSeconds} s`);
+export const rateLimited = (retryAfterSeconds: number, what = 'Too many requests') =>
+  new AppError('rate_limit_exceeded', `${what}: retry in ${retryAfterSeconds} s`, undefined, false, { 'Retry-After': String(retryAfterSeconds) });
+
+/** A password check refused before it ran (NIST SP 800-63B section 5.2.2): the client or the account failed too often. */
+export const tooManySignIns = (retryAfterSeconds: number) => rateLimited(retryAfterSeconds, 'Too many failed sign-ins');
+
+/** Changing the password or e-mail needs proof beyond a token (a stolen one must not become a takeover). */
+export const currentPasswordRequired = () =>
+  invalidValue('current_password is required to change the password or the e-mail', [
+    { field: 'current_password', in: 'body', message: 'required to change the password or the e-mail' },
+  ]);
+export const currentPasswordWrong = () => forbidden('current_password is not the password of the signed-in user');
+export const recentSignInRequired = () =>
+  forbidden('This account has no password: sign in with its provider again, then change the e-mail within 10 minutes');
 
 export const notAuthenticated = () => new AppError('unauthorized', 'Not authenticated');
 export const invalidCredentials = () => new AppError('unauthorized', 'Could not validate credentials');

@@ -8,10 +8,16 @@ export interface IssuedToken {
   expires_in: number;
 }
 
+/** What a valid access token names: its user and the session it belongs to. */
+export interface TokenClaims {
+  userId: string;
+  sessionId: string;
+}
+
 export interface TokenService {
-  issue(userId: string): Promise<IssuedToken>;
-  /** The token's subject, or undefined for any token that fails any check. */
-  verify(token: string): Promise<string | undefined>;
+  issue(claims: TokenClaims): Promise<IssuedToken>;
+  /** The token's claims, or undefined for any token that fails any check. */
+  verify(token: string): Promise<TokenClaims | undefined>;
   /** Loads the keys now, so that bad key material stops the start, not the first request. */
   ready(): Promise<void>;
 }
@@ -38,10 +44,10 @@ export function createTokenService(config: AuthConfig['jwt'], clock: () => numbe
   };
 
   return {
-    async issue(userId) {
+    async issue({ userId, sessionId }) {
       const { sign } = await loadKeys();
       const issuedAt = Math.floor(clock() / 1000);
-      const token = await new SignJWT({})
+      const token = await new SignJWT({ sid: sessionId })
         .setProtectedHeader({ alg: config.algorithm, typ: 'JWT' })
         .setSubject(userId)
         .setIssuer(config.issuer)
@@ -59,10 +65,11 @@ export function createTokenService(config: AuthConfig['jwt'], clock: () => numbe
           algorithms: [config.algorithm],
           issuer: config.issuer,
           audience: config.audience,
-          requiredClaims: ['sub', 'exp', 'iat'],
+          requiredClaims: ['sub', 'sid', 'exp', 'iat'],
           currentDate: new Date(clock()),
         });
-        return typeof payload.sub === 'string' && payload.sub !== '' ? payload.sub : undefined;
+        const { sub, sid } = payload;
+        return typeof sub === 'string' && sub !== '' && typeof sid === 'string' && sid !== '' ? { userId: sub, sessionId: sid } : undefined;
       } catch (error) {
         if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return undefined;
         throw error;

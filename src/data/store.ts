@@ -5,6 +5,7 @@ import { createIdentitiesRepository, type IdentitiesRepository } from './identit
 import { createPostsRepository, type PostsRepository } from './posts-repository';
 import { createProviderTokensRepository, type ProviderTokensRepository } from './provider-tokens-repository';
 import { createRowMapper } from './row-mapper';
+import { createSessionsRepository, type SessionsRepository } from './sessions-repository';
 import { createTasksRepository, type TasksRepository } from './tasks-repository';
 import { createUsersRepository, type UsersRepository } from './users-repository';
 
@@ -16,6 +17,7 @@ export interface Store {
   posts: PostsRepository;
   identities: IdentitiesRepository;
   providerTokens: ProviderTokensRepository;
+  sessions: SessionsRepository;
   /** Runs `work` in one transaction; rows read with `lock` stay locked until it ends. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
 }
@@ -30,6 +32,7 @@ export function createStore(db: Database): Store {
     posts: createPostsRepository(executor, mapper),
     identities: createIdentitiesRepository(executor, mapper),
     providerTokens: createProviderTokensRepository(executor, mapper),
+    sessions: createSessionsRepository(executor, mapper),
     transaction: (work) =>
       inTransaction ? work(bind(executor, true)) : db.transaction((trx) => work(bind(trx, true))),
   });

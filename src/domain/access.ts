@@ -1,7 +1,8 @@
 import type { User } from './model';
+import type { Session } from './sessions';
 
-/** Who is asking: a signed-in user, or a configured API key acting for the whole fleet. */
-export type Principal = { kind: 'user'; user: User } | { kind: 'service' };
+/** Who is asking: a signed-in user (with the session of their credential), or a configured API key acting for the whole fleet. */
+export type Principal = { kind: 'user'; user: User; session?: Session } | { kind: 'service' };
 
 /** The owner a principal is confined to; undefined when it reaches every agent (admins, API keys). */
 export function ownerScope(principal: Principal): string | undefined {

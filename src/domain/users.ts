@@ -3,7 +3,7 @@ import type { UserChanges } from '../data/users-repository';
 import { isUniqueViolation } from '../data/database-errors';
 import type { Store } from '../data/store';
 import { newId, nextTimestamp, now } from '../data/ids';
-import { duplicate, forbidden, invalidValue, notAUser, userNotFound, wrongPassword } from '../errors';
+import { duplicate, forbidden, invalidValue, notAUser, preconditionFailed, userNotFound, wrongPassword } from '../errors';
 import type { Principal } from './access';
 import type { ListQuery, ListResult } from './collection';
 import type { Post, User, UserCreate, UserReplace, UserRole, UserUpdate } from './model';
@@ -59,28 +59,62 @@ export function embedPosts(store: Store, users: User[]): Promise<Map<string, Pos
   return store.posts.newestOf(users.map((user) => user.id), EMBEDDED_POSTS);
 }
 
+/**
+ * Proof beyond the request's credential that the person is the account's owner (their current
+ * password, or a recent provider sign-in); throws when it is missing or wrong.
+ */
+export type Reauthenticate = (principal: Principal, currentPassword: string | undefined) => Promise<void>;
+
 /** PUT: `name`, `email` and `age` replaced (absent age: null); the password only when given. */
-export function replaceUser(store: Store, principal: Principal, id: string, input: UserReplace, precondition?: Precondition<User>): Promise<User> {
-  return updateUser(store, principal, id, { age: null, ...input }, precondition);
+export function replaceUser(
+  store: Store,
+  principal: Principal,
+  id: string,
+  input: UserReplace,
+  reauthenticate: Reauthenticate,
+  precondition?: Precondition<User>,
+): Promise<User> {
+  return updateUser(store, principal, id, { age: null, ...input }, reauthenticate, precondition);
 }
 
-export function updateUser(store: Store, principal: Principal, id: string, patch: UserUpdate, precondition?: Precondition<User>): Promise<User> {
+/**
+ * A change of the password or the e-mail needs `reauthenticate` to pass, and ends every other
+ * session of the user (all of them when an admin changes someone else's).
+ */
+export async function updateUser(
+  store: Store,
+  principal: Principal,
+  id: string,
+  patch: UserUpdate,
+  reauthenticate: Reauthenticate,
+  precondition?: Precondition<User>,
+): Promise<User> {
   assertUserPrincipal(principal);
   if (!mayManage(principal, id)) throw userNotFound();
+  const { current_password: currentPassword, ...input } = patch;
+  const changesCredentials = (user: User) => input.password !== undefined || (input.email !== undefined && normaliseEmail(input.email) !== user.email);
+  const before = await store.users.find(id);
+  if (!before) throw userNotFound();
+  const confirmed = changesCredentials(before);
+  if (confirmed) await reauthenticate(principal, currentPassword);
   return withUniqueEmail(() =>
     store.transaction(async (tx) => {
       const user = await tx.users.find(id, { lock: true });
       if (!user) throw userNotFound();
       assertPrecondition(precondition, user);
+      // The e-mail changed between the check above and this lock: the proof was for another change.
+      if (!confirmed && changesCredentials(user)) throw preconditionFailed();
       const changes: UserChanges = { updated_at: nextTimestamp(user.updated_at) };
-      if (patch.name !== undefined) changes.name = normaliseName(patch.name);
-      if (patch.email !== undefined) changes.email = normaliseEmail(patch.email);
-      if (patch.age !== undefined) changes.age = patch.age;
-      if (patch.password !== undefined) changes.password_hash = await hashPassword(patch.password);
+      if (input.name !== undefined) changes.name = normaliseName(input.name);
+      if (input.email !== undefined) changes.email = normaliseEmail(input.email);
+      if (input.age !== undefined) changes.age = input.age;
+      if (input.password !== undefined) changes.password_hash = await hashPassword(input.password);
       if (changes.email !== undefined && changes.email !== user.email && (await tx.users.findByEmail(changes.email))) {
         throw duplicate('A user with this email already exists');
       }
-      return tx.users.update(id, changes);
+      const updated = await tx.users.update(id, changes);
+      if (confirmed) await tx.sessions.endAllOf(id, now(), 'credentials_changed', principal.user.id === id ? principal.session?.id : undefined);
+      return updated;
     }),
   );
 }

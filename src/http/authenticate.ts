@@ -1,12 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import { parse as parseCookies } from 'cookie';
-import type { TokenService } from '../auth/tokens';
-import type { Store } from '../data/store';
+import type { SessionService } from '../auth/sessions';
 import type { Principal } from '../domain/access';
-import { findUser } from '../domain/users';
 import { forbidden, invalidApiKey, invalidCredentials, notAuthenticated } from '../errors';
-
-export const SESSION_COOKIE = 'agent_fleet_session';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -17,8 +13,9 @@ declare module 'express-serve-static-core' {
 type SecurityRequirement = Record<string, string[]>;
 
 export interface AuthenticateOptions {
-  store: Store;
-  tokens: TokenService;
+  sessions: SessionService;
+  /** The session cookie's name (config.auth.sessionCookieName). */
+  cookieName: string;
   isApiKey: (presented: string) => boolean;
   trustedOrigins: readonly string[];
   /** api.yaml's root `security`, for operations that declare none of their own. */
@@ -52,34 +49,46 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
 
 /** DESIGN section 3: Authorization alone decides when present; then X-API-Key; then the session cookie. */
 async function identify(req: Request, schemes: Set<string>, options: AuthenticateOptions, trusted: Set<string>): Promise<Principal> {
-  const authorization = req.get('authorization');
-  if (authorization !== undefined) {
-    const token = BEARER.exec(authorization.trim())?.[1];
-    if (!token) throw invalidCredentials();
-    return userFromToken(token, options);
-  }
+  const credential = credentialOf(req, options.cookieName);
+  if (credential?.kind === 'bearer') return userFromToken(credential.token, options);
+  if (credential?.kind === 'malformed') throw invalidCredentials();
   const apiKey = req.get('x-api-key');
   if (apiKey !== undefined && schemes.has('ApiKeyAuth')) {
     if (!options.isApiKey(apiKey)) throw invalidApiKey();
     return { kind: 'service' };
   }
-  const session = req.headers.cookie ? parseCookies(req.headers.cookie)[SESSION_COOKIE] : undefined;
-  if (session !== undefined && schemes.has('SessionCookie')) {
-    const principal = await userFromToken(session, options);
-    // A cookie travels with cross-site requests: a change it authorises must come from a trusted page.
-    if (!SAFE_METHODS.has(req.method) && !trusted.has(req.get('origin') ?? '')) {
-      throw forbidden('Cross-site request refused: the Origin is not allowed to use the session cookie');
-    }
+  if (credential?.kind === 'cookie' && schemes.has('SessionCookie')) {
+    const principal = await userFromToken(credential.token, options);
+    assertTrustedOrigin(req, trusted);
     return principal;
   }
   throw notAuthenticated();
 }
 
+export type Credential = { kind: 'bearer' | 'cookie'; token: string } | { kind: 'malformed' };
+
+/** The access token a request carries: its Authorization header when present, else its session cookie. */
+export function credentialOf(req: Pick<Request, 'get' | 'headers'>, cookieName: string): Credential | undefined {
+  const authorization = req.get('authorization');
+  if (authorization !== undefined) {
+    const token = BEARER.exec(authorization.trim())?.[1];
+    return token ? { kind: 'bearer', token } : { kind: 'malformed' };
+  }
+  const cookie = req.headers.cookie ? parseCookies(req.headers.cookie)[cookieName] : undefined;
+  return cookie === undefined ? undefined : { kind: 'cookie', token: cookie };
+}
+
+/** A cookie travels with cross-site requests: a change it authorises must come from a trusted page. */
+export function assertTrustedOrigin(req: Pick<Request, 'get' | 'method'>, trusted: ReadonlySet<string>): void {
+  if (!SAFE_METHODS.has(req.method) && !trusted.has(req.get('origin') ?? '')) {
+    throw forbidden('Cross-site request refused: the Origin is not allowed to use the session cookie');
+  }
+}
+
 async function userFromToken(token: string, options: AuthenticateOptions): Promise<Principal> {
-  const subject = await options.tokens.verify(token);
-  const user = subject === undefined ? undefined : await findUser(options.store, subject);
-  if (!user) throw invalidCredentials();
-  return { kind: 'user', user };
+  const signedIn = await options.sessions.resolve(token);
+  if (!signedIn) throw invalidCredentials();
+  return { kind: 'user', user: signedIn.user, session: signedIn.session };
 }
 
 /** The principal of an authenticated request (the route's security guarantees there is one). */

@@ -20,9 +20,9 @@ const STATUS_OF: Record<AppError['code'], number> = {
 
 /** HTTP headers an error code always carries, from the error's details. */
 function headersOf(err: AppError, allow: unknown): Record<string, string> | undefined {
-  if (err.code === 'unauthorized') return { 'WWW-Authenticate': 'Bearer' };
-  if (err.code === 'method_not_allowed' && typeof allow === 'string') return { Allow: allow };
-  return undefined;
+  if (err.code === 'unauthorized') return { 'WWW-Authenticate': 'Bearer', ...err.headers };
+  if (err.code === 'method_not_allowed' && typeof allow === 'string') return { Allow: allow, ...err.headers };
+  return err.headers;
 }
 
 /** express.json's own failures carry a `type` naming what went wrong. */

@@ -15,8 +15,8 @@ export interface RateLimitRedis {
 const UNLIMITED = /^\/(health(\/ready)?|metrics)$/;
 
 /**
- * The limiters of DESIGN section 4: `/api` (100 per 15 min), failed sign-ins at `/api/auth/login`
- * (5 an hour; successes are not counted), and a generous one for the root surface. Counters
+ * The limiters of DESIGN section 4: `/api` (100 per 15 min) and a generous one for the root
+ * surface (failed sign-ins are limited by src/auth/sign-in-throttle.ts, where they fail). Counters
  * live in Redis when a client is given, so that every instance shares them.
  */
 export function createRateLimiters(limits: RateLimits, metrics: Metrics, logger: Logger, redis?: RateLimitRedis) {
@@ -46,7 +46,6 @@ export function createRateLimiters(limits: RateLimits, metrics: Metrics, logger:
 
   const root = limiter('root', limits.root, { skip: (req) => UNLIMITED.test(req.path) });
   return {
-    login: limiter('login', limits.login, { skipSuccessfulRequests: true }),
     api: limiter('api', limits.api),
     /** Everything outside /api. */
     root: ((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') ? next() : root(req, res, next))) as RequestHandler,

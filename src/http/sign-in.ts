@@ -3,7 +3,7 @@ import { createFlowCookieSealer } from '../auth/oauth/flow-cookie';
 import { createProviderTokenVault, type ProviderTokenVault } from '../auth/oauth/provider-tokens';
 import { createProviderRegistry } from '../auth/oauth/providers';
 import { createTokenCipher } from '../auth/oauth/token-cipher';
-import type { TokenService } from '../auth/tokens';
+import type { SessionService } from '../auth/sessions';
 import type { Config } from '../config';
 import type { Store } from '../data/store';
 import type { Logger } from '../logger';
@@ -22,14 +22,15 @@ export interface SignInRouters {
 }
 
 /** Third-party sign-in and the sign-in pages, wired from configuration. */
-export function createSignIn(deps: { config: Config; store: Store; tokens: TokenService; logger: Logger; metrics: Metrics }): SignInRouters {
-  const { config, store, tokens, logger, metrics } = deps;
+export function createSignIn(deps: { config: Config; store: Store; sessions: SessionService; logger: Logger; metrics: Metrics }): SignInRouters {
+  const { config, store, sessions, logger, metrics } = deps;
   const providers = createProviderRegistry(config.oauth.providers);
   const cipher = createTokenCipher(config.tokenEncryptionKey);
   const telemetry = createOAuthTelemetry(logger, metrics);
   const routes = oauthRoutes({
     store,
-    tokens,
+    sessions,
+    cookieName: config.auth.sessionCookieName,
     providers,
     logger,
     sealer: createFlowCookieSealer(config.tokenEncryptionKey),
@@ -37,7 +38,7 @@ export function createSignIn(deps: { config: Config; store: Store; tokens: Token
     telemetry,
     publicUrl: config.publicUrl,
   });
-  const pages = createPagesRouter({ store, tokens, providers: config.oauth.providers, publicUrl: config.publicUrl });
+  const pages = createPagesRouter({ sessions, cookieName: config.auth.sessionCookieName, providers: config.oauth.providers, publicUrl: config.publicUrl });
   const providerTokens = createProviderTokenVault({ store, providers, cipher, onRefreshFailure: telemetry.refreshFailed });
   return { pages, routes, providerTokens };
 }

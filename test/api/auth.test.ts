@@ -14,7 +14,7 @@ describeEachDatabase('credentials', (get) => {
     expect(res.headers['www-authenticate']).toBe('Bearer');
     expect(res.body).toEqual(INVALID);
   };
-  const claims = () => ({ sub: get().user.user.id, iss: 'agent-fleet-api', aud: 'agent-fleet-api' });
+  const claims = () => ({ sub: get().user.user.id, sid: get().user.sessionId, iss: 'agent-fleet-api', aud: 'agent-fleet-api' });
   const sign = (payload: Record<string, unknown>, build: (jwt: SignJWT) => SignJWT = (jwt) => jwt) =>
     build(new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('10m')).sign(secretKey);
 
@@ -108,10 +108,10 @@ describeEachDatabase('credentials', (get) => {
       const res = await get().anonymous.post('/token').type('form').send({ grant_type: 'password', username: user.email.toUpperCase(), password });
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
-      expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 1800 });
+      expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 1800, refresh_token: expect.stringMatching(/^[\w-]{43}$/) });
       const [header, payload] = res.body.access_token.split('.').slice(0, 2).map((part: string) => JSON.parse(Buffer.from(part, 'base64url').toString()));
       expect(header).toMatchObject({ alg: 'HS256', typ: 'JWT' });
-      expect(payload).toEqual({ sub: user.id, iss: 'agent-fleet-api', aud: 'agent-fleet-api', iat: expect.any(Number), exp: payload.iat + 1800 });
+      expect(payload).toEqual({ sub: user.id, sid: expect.any(String), iss: 'agent-fleet-api', aud: 'agent-fleet-api', iat: expect.any(Number), exp: payload.iat + 1800 });
       await get().anonymous.get('/protected').set('Authorization', `Bearer ${res.body.access_token}`).expect(200, { user: user.email });
       await get().anonymous.get('/agents').set('Authorization', `Bearer ${res.body.access_token}`).expect(200);
     });
@@ -220,7 +220,7 @@ describeEachDatabase('credentials', (get) => {
 
     it('when the token has expired, then 401', async () => {
       const past = createTokenService(get().config.auth.jwt, () => Date.now() - 2 * 3600 * 1000);
-      await expectInvalid(`Bearer ${(await past.issue(get().user.user.id)).access_token}`);
+      await expectInvalid(`Bearer ${(await past.issue({ userId: get().user.user.id, sessionId: get().user.sessionId })).access_token}`);
     });
 
     it('when the token is not valid yet, then 401', async () => {
@@ -333,7 +333,7 @@ describe('algorithm confusion [sqlite]', () => {
   });
 
   it('when an HS256 token is signed with the RS256 public key, then 401', async () => {
-    const claims = { sub: app.user.user.id, iss: 'agent-fleet-api', aud: 'agent-fleet-api' };
+    const claims = { sub: app.user.user.id, sid: app.user.sessionId, iss: 'agent-fleet-api', aud: 'agent-fleet-api' };
     const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('10m').sign(new TextEncoder().encode(publicPem));
     const res = await app.anonymous.get('/agents').set('Authorization', `Bearer ${forged}`);
     expect(res.status).toBe(401);

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SESSION_COOKIE } from '../../src/http/authenticate';
+const SESSION_COOKIE = 'agent_fleet_session';
 import { startTestApp, TEST_API_KEY, type TestApp } from '../support/harness';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -9,6 +9,7 @@ import type { Express } from 'express';
 import knex from 'knex';
 import supertest from 'supertest';
 import { buildApp } from '../../src/app';
+import { createSessionService, type SessionService } from '../../src/auth/sessions';
 import { createTokenService, type TokenService } from '../../src/auth/tokens';
 import { createStore } from '../../src/data/store';
 import type { User } from '../../src/domain/model';
@@ -106,6 +107,8 @@ export interface SignedInUser {
   user: User;
   password: string;
   token: string;
+  /** The session the token belongs to. */
+  sessionId: string;
   /** A client that sends this user's bearer token on every request. */
   http: supertest.Agent;
 }
@@ -119,6 +122,8 @@ export interface TestApp {
   anonymous: supertest.Agent;
   user: SignedInUser;
   tokens: TokenService;
+  /** Begins sessions in the app's database, as sign-in does. */
+  sessions: SessionService;
   database: TestDatabase;
   logs: LogCapture;
   metrics: Metrics;
@@ -149,13 +154,14 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
     return baseUrl;
   };
   const store = createStore(database.db);
+  const sessions = createSessionService(store, tokens, { accessSeconds: config.auth.jwt.ttlSeconds, refreshSeconds: config.auth.refreshTtlSeconds });
   const signUpUser: TestApp['signUp'] = async (options = {}) => {
     userCounter += 1;
     const password = options.password ?? `password-${userCounter}-${randomBytes(4).toString('hex')}`;
     const email = options.email ?? `user-${userCounter}-${randomBytes(4).toString('hex')}@example.test`;
     const user = await signUp(store, { name: `User ${userCounter}`, email, password }, options.role ?? 'user');
-    const token = (await tokens.issue(user.id)).access_token;
-    return { user, password, token, http: supertest.agent(app).set('Authorization', `Bearer ${token}`) };
+    const { access_token: token, session } = await sessions.begin(user, 'password');
+    return { user, password, token, sessionId: session.id, http: supertest.agent(app).set('Authorization', `Bearer ${token}`) };
   };
   const user = await signUpUser();
   return {
@@ -165,6 +171,7 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
     anonymous: supertest.agent(app),
     user,
     tokens,
+    sessions,
     database,
     logs,
     metrics,

@@ -1,10 +1,7 @@
 import path from 'node:path';
 import { Router, type RequestHandler } from 'express';
 import { parse as parseCookies } from 'cookie';
-import type { TokenService } from '../../auth/tokens';
-import type { Store } from '../../data/store';
-import { findUser } from '../../domain/users';
-import { SESSION_COOKIE } from '../authenticate';
+import type { SessionService } from '../../auth/sessions';
 import { checkReturnTo } from '../return-to';
 import { serveFixedFiles } from '../static-files';
 import { renderHomePage, renderLoginPage } from './templates';
@@ -13,8 +10,8 @@ import { renderHomePage, renderLoginPage } from './templates';
 const ASSETS = path.resolve(__dirname, '..', '..', '..', 'src', 'http', 'pages', 'assets');
 
 export interface PagesDependencies {
-  store: Store;
-  tokens: TokenService;
+  sessions: SessionService;
+  cookieName: string;
   providers: ReadonlyArray<{ id: string; name: string }>;
   publicUrl: string;
 }
@@ -33,9 +30,8 @@ export function createPagesRouter(deps: PagesDependencies): Router {
 
   const home: RequestHandler = async (req, res, next) => {
     try {
-      const token = req.headers.cookie ? parseCookies(req.headers.cookie)[SESSION_COOKIE] : undefined;
-      const subject = token === undefined ? undefined : await deps.tokens.verify(token);
-      const user = subject === undefined ? undefined : await findUser(deps.store, subject);
+      const token = req.headers.cookie ? parseCookies(req.headers.cookie)[deps.cookieName] : undefined;
+      const user = token === undefined ? undefined : (await deps.sessions.resolve(token))?.user;
       res.set('Cache-Control', 'no-store');
       if (user) res.type('html').send(renderHomePage(user));
       else res.status(302).location('/login').end();

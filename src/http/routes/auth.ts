@@ -1,27 +1,43 @@
-import { Router, type CookieOptions } from 'express';
-import type { TokenService } from '../../auth/tokens';
-import type { Store } from '../../data/store';
-import { authenticateUser } from '../../domain/users';
-import { AppError, OAuthError } from '../../errors';
-import { principalOf, SESSION_COOKIE } from '../authenticate';
+import { Router, type CookieOptions, type Request } from 'express';
+import type { PasswordChecks } from '../../auth/password-sign-in';
+import type { SessionService } from '../../auth/sessions';
+import { AppError, notAUser, OAuthError } from '../../errors';
+import { assertTrustedOrigin, credentialOf, principalOf } from '../authenticate';
 import { envelope } from '../envelope';
 import type { Handler } from '../typed-handler';
 
 export const SESSION_COOKIE_OPTIONS: CookieOptions = { httpOnly: true, secure: true, sameSite: 'lax', path: '/' };
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
-export function authRoutes(store: Store, tokens: TokenService): Router {
-  /** RFC 6749 section 4.3, first-party only (see api.yaml). */
+export interface AuthRouteDependencies {
+  sessions: SessionService;
+  passwords: PasswordChecks;
+  cookieName: string;
+  trustedOrigins: readonly string[];
+}
+
+/** The client's address as the throttle keys it (Express applies TRUST_PROXY). */
+export const clientOf = (req: Pick<Request, 'ip' | 'socket'>): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+export function authRoutes({ sessions, passwords, cookieName, trustedOrigins }: AuthRouteDependencies): Router {
+  const trusted = new Set(trustedOrigins);
+
+  /** RFC 6749 sections 4.3 and 6, first-party only (see api.yaml). */
   const issueToken: Handler<'issueToken'> = async (req, res) => {
-    const { grant_type: grantType, username, password } = req.body;
-    if (grantType !== 'password') throw new OAuthError('unsupported_grant_type', 'Only grant_type=password is supported');
+    const { grant_type: grantType, username, password, refresh_token: refreshToken } = req.body;
+    res.set(NO_STORE);
+    if (grantType === 'refresh_token') {
+      if (!refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required');
+      res.json(await sessions.refresh(refreshToken));
+      return;
+    }
+    if (grantType !== 'password') throw new OAuthError('unsupported_grant_type', 'Only grant_type=password and grant_type=refresh_token are supported');
     if (!username || !password) throw new OAuthError('invalid_request', 'username and password are required');
-    const user = await authenticateUser(store, username, password).catch((error: unknown) => {
-      throw error instanceof AppError && error.code === 'unauthorized'
-        ? new OAuthError('invalid_grant', 'Invalid username or password')
-        : error;
+    const user = await passwords.signIn(username, password, clientOf(req)).catch((error: unknown) => {
+      throw error instanceof AppError && error.code === 'unauthorized' ? new OAuthError('invalid_grant', 'Invalid username or password') : error;
     });
-    res.set(NO_STORE).json(await tokens.issue(user.id));
+    const { session: _session, ...tokens } = await sessions.begin(user, 'password', { refreshable: true });
+    res.json(tokens);
   };
 
   const protectedResource: Handler<'getProtected'> = (req, res) => {
@@ -31,21 +47,36 @@ export function authRoutes(store: Store, tokens: TokenService): Router {
   };
 
   const logIn: Handler<'logIn'> = async (req, res) => {
-    const user = await authenticateUser(store, req.body.email, req.body.password);
-    const token = await tokens.issue(user.id);
+    const user = await passwords.signIn(req.body.email, req.body.password, clientOf(req));
+    const { session: _session, ...token } = await sessions.begin(user, 'password');
     res
       .set(NO_STORE)
-      .cookie(SESSION_COOKIE, token.access_token, { ...SESSION_COOKIE_OPTIONS, maxAge: token.expires_in * 1000 })
+      .cookie(cookieName, token.access_token, { ...SESSION_COOKIE_OPTIONS, maxAge: token.expires_in * 1000 })
       .json(envelope(token));
   };
 
-  const logOut: Handler<'logOut'> = (_req, res) => {
-    res.clearCookie(SESSION_COOKIE, SESSION_COOKIE_OPTIONS).status(204).end();
+  /** Idempotent: a missing or dead credential still clears the cookie. */
+  const logOut: Handler<'logOut'> = async (req, res) => {
+    const credential = credentialOf(req, cookieName);
+    if (credential?.kind === 'cookie') assertTrustedOrigin(req, trusted);
+    if (credential !== undefined && credential.kind !== 'malformed') {
+      const signedIn = await sessions.resolve(credential.token);
+      if (signedIn) await sessions.end(signedIn.session.id, 'logout');
+    }
+    res.clearCookie(cookieName, SESSION_COOKIE_OPTIONS).status(204).end();
+  };
+
+  const logOutEverywhere: Handler<'logOutEverywhere'> = async (req, res) => {
+    const principal = principalOf(req);
+    if (principal.kind !== 'user') throw notAUser();
+    await sessions.endAll(principal.user.id, 'logout_all');
+    res.clearCookie(cookieName, SESSION_COOKIE_OPTIONS).status(204).end();
   };
 
   return Router()
     .post('/token', issueToken)
     .get('/protected', protectedResource)
     .post('/api/auth/login', logIn)
-    .post('/api/auth/logout', logOut);
+    .post('/api/auth/logout', logOut)
+    .post('/api/auth/logout-all', logOutEverywhere);
 }

@@ -5,11 +5,11 @@ import { FLOW_LIFETIME_SECONDS } from '../../auth/oauth/flow-cookie';
 import { REFRESH_LEAD_MS } from '../../auth/oauth/provider-tokens';
 import type { OAuthProvider, ProviderRegistry } from '../../auth/oauth/providers';
 import { completeSignIn, startSignIn, type SignInDependencies } from '../../auth/oauth/sign-in';
-import type { TokenService } from '../../auth/tokens';
+import type { SessionService } from '../../auth/sessions';
 import { listConnections } from '../../domain/identities';
 import { AppError, notAUser, SignInError } from '../../errors';
 import type { Logger } from '../../logger';
-import { principalOf, SESSION_COOKIE } from '../authenticate';
+import { principalOf } from '../authenticate';
 import { contentTag, sendRead } from '../caching';
 import { envelope } from '../envelope';
 import type { OAuthTelemetry } from '../oauth-telemetry';
@@ -28,7 +28,8 @@ const LOGIN_CANCELLED = '/login?cancelled=true';
 
 export interface OAuthRouteDependencies extends SignInDependencies {
   providers: ProviderRegistry;
-  tokens: TokenService;
+  sessions: SessionService;
+  cookieName: string;
   telemetry: OAuthTelemetry;
   logger: Logger;
   publicUrl: string;
@@ -56,8 +57,8 @@ export function oauthRoutes(deps: OAuthRouteDependencies): Router {
     try {
       const cookies = parseCookies(req.headers.cookie ?? '');
       const signedIn = await completeSignIn(provider, deps, { query: req.query as Record<string, unknown>, stateCookie: cookies[STATE_COOKIE], flowCookie: cookies[FLOW_COOKIE] });
-      const session = await deps.tokens.issue(signedIn.user.id);
-      res.cookie(SESSION_COOKIE, session.access_token, { ...SESSION_COOKIE_OPTIONS, maxAge: session.expires_in * 1000 });
+      const session = await deps.sessions.begin(signedIn.user, 'provider');
+      res.cookie(deps.cookieName, session.access_token, { ...SESSION_COOKIE_OPTIONS, maxAge: session.expires_in * 1000 });
       deps.logger.info({ reqId: req.id, provider: provider.config.id, userId: signedIn.user.id, outcome: signedIn.outcome }, 'third-party sign-in succeeded');
       redirect(res, checkReturnTo(signedIn.returnTo, deps.publicUrl) ?? '/');
     } catch (error) {

@@ -1,5 +1,7 @@
 import { Router } from 'express';
+import type { PasswordChecks } from '../../auth/password-sign-in';
 import type { Store } from '../../data/store';
+import { clientOf } from './auth';
 import { createPost, listPosts } from '../../domain/posts';
 import * as users from '../../domain/users';
 import type { User } from '../../domain/model';
@@ -11,7 +13,7 @@ import { envelope } from '../envelope';
 import type { Handler } from '../typed-handler';
 
 /** Users (page-numbered) and their posts (cursor), on the conventions surface. */
-export function v1UserRoutes(store: Store): Router {
+export function v1UserRoutes(store: Store, passwords: PasswordChecks): Router {
   const withPosts = async (list: User[], include: string | undefined) => {
     if (include !== 'posts') return list;
     const embedded = await users.embedPosts(store, list);
@@ -38,11 +40,11 @@ export function v1UserRoutes(store: Store): Router {
     sendItem(res, user, envelope(data), fields || include ? data : undefined);
   };
   const replace: Handler<'replaceUser'> = async (req, res) => {
-    const user = await users.replaceUser(store, principalOf(req), req.params.user_id, req.body, ifMatch<User>(req.get('if-match')));
+    const user = await users.replaceUser(store, principalOf(req), req.params.user_id, req.body, passwords.reauthenticate(clientOf(req)), ifMatch<User>(req.get('if-match')));
     tagWrite(res, user).json(envelope(user));
   };
   const update: Handler<'updateUser'> = async (req, res) => {
-    const user = await users.updateUser(store, principalOf(req), req.params.user_id, req.body, ifMatch<User>(req.get('if-match')));
+    const user = await users.updateUser(store, principalOf(req), req.params.user_id, req.body, passwords.reauthenticate(clientOf(req)), ifMatch<User>(req.get('if-match')));
     tagWrite(res, user).json(envelope(user));
   };
   const remove: Handler<'deleteUser'> = async (req, res) => {

@@ -1,0 +1,250 @@
+import { createHash } from 'node:crypto';
+import { tooManySignIns } from '../errors';
+
+/**
+ * Limits password guessing (NIST SP 800-63B section 5.2.2) by two keys at once: the client's
+ * address (a fixed budget of failures per window) and the account's normalised e-mail (free
+ * failures, then an exponential back-off that never locks the owner out for longer than its cap).
+ *
+ * Only failed password checks count. An attempt that is refused is not a failure, and a correct
+ * password is never refused while the budget has room: concurrent attempts beyond the room left
+ * wait for the ones in flight to settle instead of being counted on arrival.
+ */
+export interface SignInThrottle {
+  /** Holds a place for one password check; rejects with a 429 naming the seconds to wait when there is none. */
+  reserve(client: string, account: string): Promise<SignInAttempt>;
+}
+
+/** `abandoned`: the check never ran to an answer (the database failed, say): nothing is counted. */
+export type SignInOutcome = 'succeeded' | 'failed' | 'abandoned';
+
+export interface SignInAttempt {
+  settle(outcome: SignInOutcome): Promise<void>;
+}
+
+export interface SignInThrottleLimits {
+  /** Failures per client address per window. */
+  clientMax: number;
+  clientWindowMs: number;
+  /** Failures per account before the back-off starts. */
+  accountFreeFailures: number;
+  /** The first back-off; each further failure doubles it, up to `accountMaxDelayMs`. */
+  accountBaseDelayMs: number;
+  accountMaxDelayMs: number;
+}
+
+/** One key's state. `pending` counts checks in flight; it lapses at `pendingUntil` should an instance die mid-check. */
+interface Entry {
+  failures: number;
+  first: number;
+  last: number;
+  pending: number;
+  pendingUntil: number;
+}
+
+/** Where the entries live: process memory for one instance, Redis for many. */
+export interface ThrottleBackend {
+  /** Atomically: answers the wait in ms (> 0), 'busy', or 'reserved' after adding one pending check to both keys. */
+  reserve(clientKey: string, accountKey: string, now: number): Promise<number | 'busy' | 'reserved'>;
+  settle(clientKey: string, accountKey: string, outcome: SignInOutcome, now: number): Promise<void>;
+}
+
+/** Long enough for any password check; only a crashed instance's reservation ever reaches it. */
+const PENDING_LEASE_MS = 15_000;
+/** An account's failures are forgotten after a day without one. */
+const ACCOUNT_MEMORY_MS = 86_400_000;
+const BUSY_POLL_MS = 25;
+const BUSY_WAIT_MS = 5_000;
+
+const UNCOUNTED: SignInAttempt = { settle: async () => undefined };
+
+export function createSignInThrottle(
+  backend: ThrottleBackend,
+  options: { clock?: () => number; onStoreError?: (error: unknown) => void; onRefused?: () => void } = {},
+): SignInThrottle {
+  const clock = options.clock ?? Date.now;
+  // Fail open, as the rate limiters do: an unreachable Redis must not stop every sign-in.
+  const guarded = async <T, F>(step: () => Promise<T>, fallback: F): Promise<T | F> => {
+    try {
+      return await step();
+    } catch (error) {
+      options.onStoreError?.(error);
+      return fallback;
+    }
+  };
+  return {
+    async reserve(client, account) {
+      const clientKey = `client:${client}`;
+      // The e-mail itself never becomes a key: counters may live in a shared Redis.
+      const accountKey = `account:${createHash('sha256').update(account.trim().toLowerCase()).digest('hex')}`;
+      const deadline = clock() + BUSY_WAIT_MS;
+      for (;;) {
+        const answer = await guarded(() => backend.reserve(clientKey, accountKey, clock()), 'unavailable' as const);
+        if (answer === 'unavailable') return UNCOUNTED;
+        if (answer === 'reserved') {
+          let settled = false;
+          return {
+            async settle(outcome) {
+              if (settled) return;
+              settled = true;
+              await guarded(() => backend.settle(clientKey, accountKey, outcome, clock()), undefined);
+            },
+          };
+        }
+        if (answer !== 'busy' || clock() >= deadline) {
+          options.onRefused?.();
+          throw tooManySignIns(answer === 'busy' ? 1 : Math.max(1, Math.ceil(answer / 1000)));
+        }
+        await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
+      }
+    },
+  };
+}
+
+/** The rule, shared by both backends (the Redis script below is its transcription). */
+function decide(client: Entry, account: Entry, limits: SignInThrottleLimits, now: number): number | 'busy' | 'reserved' {
+  const clientWait = client.failures >= limits.clientMax ? client.first + limits.clientWindowMs - now : 0;
+  const accountWait = account.failures >= limits.accountFreeFailures ? account.last + backoff(account.failures, limits) - now : 0;
+  const wait = Math.max(clientWait, accountWait);
+  if (wait > 0) return wait;
+  const clientPending = client.pendingUntil > now ? client.pending : 0;
+  const accountPending = account.pendingUntil > now ? account.pending : 0;
+  const accountRoom = account.failures >= limits.accountFreeFailures ? 1 : limits.accountFreeFailures - account.failures;
+  if (client.failures + clientPending >= limits.clientMax || accountPending >= accountRoom) return 'busy';
+  return 'reserved';
+}
+
+function backoff(failures: number, limits: SignInThrottleLimits): number {
+  const doublings = Math.min(failures - limits.accountFreeFailures, 30);
+  return Math.min(limits.accountMaxDelayMs, limits.accountBaseDelayMs * 2 ** doublings);
+}
+
+/** Counters in process memory, bounded so that rotating addresses and e-mails cannot grow it without end. */
+export function createMemoryThrottleBackend(limits: SignInThrottleLimits, maxEntries = 100_000): ThrottleBackend {
+  const entries = new Map<string, Entry & { expires: number }>();
+  const read = (key: string, now: number) => {
+    const entry = entries.get(key);
+    if (entry && entry.expires > now) return entry;
+    entries.delete(key);
+    return { failures: 0, first: 0, last: 0, pending: 0, pendingUntil: 0, expires: 0 };
+  };
+  const write = (key: string, entry: Entry & { expires: number }) => {
+    entries.delete(key);
+    entries.set(key, entry);
+    if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+  };
+  const lapse = (entry: Entry, now: number) => (entry.pendingUntil > now ? entry.pending : 0);
+  return {
+    async reserve(clientKey, accountKey, now) {
+      const client = read(clientKey, now);
+      const account = read(accountKey, now);
+      const answer = decide(client, account, limits, now);
+      if (answer !== 'reserved') return answer;
+      for (const [key, entry] of [[clientKey, client], [accountKey, account]] as const) {
+        write(key, { ...entry, pending: lapse(entry, now) + 1, pendingUntil: now + PENDING_LEASE_MS, expires: Math.max(entry.expires, now + PENDING_LEASE_MS) });
+      }
+      return 'reserved';
+    },
+    async settle(clientKey, accountKey, outcome, now) {
+      const client = read(clientKey, now);
+      const account = read(accountKey, now);
+      const release = (entry: Entry) => ({ pending: Math.max(0, lapse(entry, now) - 1), pendingUntil: entry.pendingUntil });
+      if (outcome === 'failed') {
+        const fresh = client.failures === 0 || client.first + limits.clientWindowMs <= now;
+        const first = fresh ? now : client.first;
+        write(clientKey, { ...client, ...release(client), failures: fresh ? 1 : client.failures + 1, first, last: now, expires: first + limits.clientWindowMs });
+        write(accountKey, { ...account, ...release(account), failures: account.failures + 1, last: now, expires: now + ACCOUNT_MEMORY_MS });
+      } else {
+        write(clientKey, { ...client, ...release(client) });
+        write(accountKey, { ...account, ...release(account), ...(outcome === 'succeeded' ? { failures: 0, last: 0 } : {}) });
+      }
+    },
+  };
+}
+
+/** What the Redis backend needs: one raw command (node-redis's sendCommand). */
+export interface ThrottleRedis {
+  sendCommand(args: string[]): Promise<unknown>;
+}
+
+// KEYS: client, account. ARGV: now, limits..., then the operation. Each key is a hash with the
+// fields of Entry; its TTL is the longest thing it still has to remember.
+const SCRIPT = `
+local now = tonumber(ARGV[1])
+local clientMax, clientWindow = tonumber(ARGV[2]), tonumber(ARGV[3])
+local free, base, cap = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local lease, memory, op = tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9]
+local function entry(key)
+  local v = redis.call('HMGET', key, 'failures', 'first', 'last', 'pending', 'pendingUntil')
+  local e = { failures = tonumber(v[1]) or 0, first = tonumber(v[2]) or 0, last = tonumber(v[3]) or 0, pending = tonumber(v[4]) or 0, pendingUntil = tonumber(v[5]) or 0 }
+  if e.pendingUntil <= now then e.pending = 0 end
+  return e
+end
+local function keep(key, ms)
+  local ttl = redis.call('PTTL', key)
+  if ms > ttl then redis.call('PEXPIRE', key, math.max(1, math.ceil(ms))) end
+end
+local c, a = entry(KEYS[1]), entry(KEYS[2])
+if op == 'reserve' then
+  local clientWait = 0
+  if c.failures >= clientMax then clientWait = c.first + clientWindow - now end
+  local accountWait = 0
+  if a.failures >= free then accountWait = a.last + math.min(cap, base * 2 ^ math.min(a.failures - free, 30)) - now end
+  local wait = math.max(clientWait, accountWait)
+  if wait > 0 then return wait end
+  local room = free - a.failures
+  if a.failures >= free then room = 1 end
+  if c.failures + c.pending >= clientMax or a.pending >= room then return -1 end
+  for i, e in ipairs({ c, a }) do
+    redis.call('HSET', KEYS[i], 'pending', e.pending + 1, 'pendingUntil', now + lease)
+    keep(KEYS[i], lease)
+  end
+  return 0
+end
+redis.call('HSET', KEYS[1], 'pending', math.max(0, c.pending - 1))
+redis.call('HSET', KEYS[2], 'pending', math.max(0, a.pending - 1))
+if op == 'failed' then
+  if c.failures == 0 or c.first + clientWindow <= now then
+    redis.call('HSET', KEYS[1], 'failures', 1, 'first', now, 'last', now)
+    redis.call('PEXPIRE', KEYS[1], clientWindow)
+  else
+    redis.call('HSET', KEYS[1], 'failures', c.failures + 1, 'last', now)
+    keep(KEYS[1], c.first + clientWindow - now)
+  end
+  redis.call('HSET', KEYS[2], 'failures', a.failures + 1, 'last', now)
+  redis.call('PEXPIRE', KEYS[2], memory)
+elseif op == 'succeeded' then
+  redis.call('HSET', KEYS[2], 'failures', 0, 'last', 0)
+end
+return 0
+`;
+
+/** Counters in Redis, so every instance sees the same failures. One script call per step, atomic. */
+export function createRedisThrottleBackend(redis: ThrottleRedis, limits: SignInThrottleLimits, prefix: string): ThrottleBackend {
+  const run = (op: string, clientKey: string, accountKey: string, now: number) =>
+    redis.sendCommand([
+      'EVAL',
+      SCRIPT,
+      '2',
+      `${prefix}${clientKey}`,
+      `${prefix}${accountKey}`,
+      String(now),
+      String(limits.clientMax),
+      String(limits.clientWindowMs),
+      String(limits.accountFreeFailures),
+      String(limits.accountBaseDelayMs),
+      String(limits.accountMaxDelayMs),
+      String(PENDING_LEASE_MS),
+      String(ACCOUNT_MEMORY_MS),
+      op,
+    ]);
+  return {
+    async reserve(clientKey, accountKey, now) {
+      const answer = Number(await run('reserve', clientKey, accountKey, now));
+      return answer > 0 ? answer : answer < 0 ? 'busy' : 'reserved';
+    },
+    async settle(clientKey, accountKey, outcome, now) {
+      await run(outcome, clientKey, accountKey, now);
+    },
+  };
+}
