@@ -77,8 +77,7 @@ export function createSignInThrottle(
       const clientKey = `client:${client}`;
       // The e-mail itself never becomes a key: counters may live in a shared Redis.
       const accountKey = `account:${createHash('sha256').update(account.trim().toLowerCase()).digest('hex')}`;
-      const deadline = clock() + BUSY_WAIT_MS;
-      for (;;) {
+      for (let polls = 0; ; polls += 1) {
         const answer = await guarded(() => backend.reserve(clientKey, accountKey, clock()), 'unavailable' as const);
         if (answer === 'unavailable') return UNCOUNTED;
         if (answer === 'reserved') {
@@ -91,7 +90,7 @@ export function createSignInThrottle(
             },
           };
         }
-        if (answer !== 'busy' || clock() >= deadline) {
+        if (answer !== 'busy' || polls >= BUSY_WAIT_MS / BUSY_POLL_MS) {
           options.onRefused?.();
           throw tooManySignIns(answer === 'busy' ? 1 : Math.max(1, Math.ceil(answer / 1000)));
         }
@@ -103,6 +102,7 @@ export function createSignInThrottle(
 
 /** The rule, shared by both backends (the Redis script below is its transcription). */
 function decide(client: Entry, account: Entry, limits: SignInThrottleLimits, now: number): number | 'busy' | 'reserved' {
+  if (client.first + limits.clientWindowMs <= now) client = { ...client, failures: 0 };
   const clientWait = client.failures >= limits.clientMax ? client.first + limits.clientWindowMs - now : 0;
   const accountWait = account.failures >= limits.accountFreeFailures ? account.last + backoff(account.failures, limits) - now : 0;
   const wait = Math.max(clientWait, accountWait);
@@ -185,6 +185,7 @@ local function keep(key, ms)
   if ms > ttl then redis.call('PEXPIRE', key, math.max(1, math.ceil(ms))) end
 end
 local c, a = entry(KEYS[1]), entry(KEYS[2])
+if c.first + clientWindow <= now then c.failures = 0 end
 if op == 'reserve' then
   local clientWait = 0
   if c.failures >= clientMax then clientWait = c.first + clientWindow - now end

@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import supertest from 'supertest';
+import { buildApp } from '../../src/app';
+import {
+  createMemoryThrottleBackend,
+  createRedisThrottleBackend,
+  createSignInThrottle,
+  type SignInThrottleLimits,
+  type ThrottleBackend,
+} from '../../src/auth/sign-in-throttle';
+import type { Config } from '../../src/config';
+import { connectRedis, type RedisConnection } from '../../src/data/redis';
+import { createLogger } from '../../src/logger';
+import { openTestDatabase, testConfig } from '../support/harness';
+import { REDIS_TEST_URL } from '../support/services';
+
+const LIMITS: SignInThrottleLimits = { clientMax: 5, clientWindowMs: 60_000, accountFreeFailures: 3, accountBaseDelayMs: 1000, accountMaxDelayMs: 8000 };
+
+let redis: RedisConnection;
+beforeAll(async () => {
+  redis = await connectRedis(REDIS_TEST_URL, { warn: () => undefined });
+});
+afterAll(() => redis.close());
+
+const backends: Array<[string, () => ThrottleBackend]> = [
+  ['memory', () => createMemoryThrottleBackend(LIMITS)],
+  ['redis', () => createRedisThrottleBackend(redis, LIMITS, `test:sign-in:${randomBytes(4).toString('hex')}:`)],
+];
+
+describe.each(backends)('the sign-in throttle on %s', (_name, backendOf) => {
+  let now: number;
+  const throttle = () => createSignInThrottle(backendOf(), { clock: () => now });
+  const fail = async (t: ReturnType<typeof throttle>, client: string, account: string) => (await t.reserve(client, account)).settle('failed');
+  const refusal = (t: ReturnType<typeof throttle>, client: string, account: string) =>
+    t.reserve(client, account).then(
+      () => undefined,
+      (error: { code: string; headers: Record<string, string> }) => ({ code: error.code, retryAfter: Number(error.headers['Retry-After']) }),
+    );
+
+  beforeEach(() => {
+    now = Date.parse('2026-11-23T12:00:00Z');
+  });
+
+  it('when an account fails beyond its free failures from rotating addresses, then it backs off exponentially, up to the cap', async () => {
+    const t = throttle();
+    for (let i = 0; i < 3; i++) await fail(t, `10.0.0.${i}`, 'victim@example.test');
+    expect(await refusal(t, '10.0.1.1', 'victim@example.test')).toEqual({ code: 'rate_limit_exceeded', retryAfter: 1 });
+    const delays: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      now += 60_000;
+      await fail(t, `10.0.2.${i}`, 'VICTIM@example.test ');
+      delays.push((await refusal(t, `10.0.3.${i}`, 'victim@example.test'))!.retryAfter);
+    }
+    expect(delays).toEqual([2, 4, 8, 8, 8, 8]);
+  });
+
+  it('when the back-off has passed, then the owner signs in, and a success forgets the account’s failures', async () => {
+    const t = throttle();
+    for (let i = 0; i < 3; i++) await fail(t, '10.0.0.1', 'owner@example.test');
+    now += 1000;
+    await fail(t, '10.0.0.1', 'owner@example.test');
+    expect(await refusal(t, '10.0.0.2', 'owner@example.test')).toEqual({ code: 'rate_limit_exceeded', retryAfter: 2 });
+    now += 2000;
+    await (await t.reserve('10.0.0.2', 'owner@example.test')).settle('succeeded');
+    for (let i = 0; i < 2; i++) await fail(t, '10.0.0.3', 'owner@example.test');
+    expect(await refusal(t, '10.0.0.3', 'owner@example.test')).toBeUndefined();
+  });
+
+  it('when attempts are refused during a back-off, then they are not failures: the back-off does not grow', async () => {
+    const t = throttle();
+    for (let i = 0; i < 3; i++) await fail(t, '10.0.0.1', 'a@example.test');
+    for (let i = 0; i < 10; i++) expect(await refusal(t, `10.9.0.${i}`, 'a@example.test')).toEqual({ code: 'rate_limit_exceeded', retryAfter: 1 });
+    now += 1000;
+    expect(await refusal(t, '10.0.0.1', 'a@example.test')).toBeUndefined();
+  });
+
+  it('when one address fails against many accounts, then its own budget stops it for the window', async () => {
+    const t = throttle();
+    for (let i = 0; i < 5; i++) await fail(t, '192.0.2.1', `user${i}@example.test`);
+    expect(await refusal(t, '192.0.2.1', 'someone-else@example.test')).toEqual({ code: 'rate_limit_exceeded', retryAfter: 60 });
+    expect(await refusal(t, '192.0.2.2', 'someone-else@example.test')).toBeUndefined();
+    now += 60_000;
+    expect(await refusal(t, '192.0.2.1', 'someone-else@example.test')).toBeUndefined();
+  });
+
+  it('when many checks are in flight at once, then no more start than the failure budget has room for, and the rest wait instead of failing', async () => {
+    const t = createSignInThrottle(backendOf());
+    const held = await Promise.all(Array.from({ length: 3 }, () => t.reserve('198.51.100.1', 'burst@example.test')));
+    let fourthStarted = false;
+    const fourth = t.reserve('198.51.100.1', 'burst@example.test').then((attempt) => {
+      fourthStarted = true;
+      return attempt;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(fourthStarted).toBe(false);
+    await held[0]!.settle('succeeded');
+    await (await fourth).settle('succeeded');
+    expect(fourthStarted).toBe(true);
+    await Promise.all(held.slice(1).map((attempt) => attempt.settle('succeeded')));
+  });
+
+  it('when a check is abandoned (the database failed), then nothing is counted', async () => {
+    const t = throttle();
+    for (let i = 0; i < 10; i++) await (await t.reserve('10.0.0.1', 'b@example.test')).settle('abandoned');
+    expect(await refusal(t, '10.0.0.1', 'b@example.test')).toBeUndefined();
+  });
+});
+
+describe('the sign-in throttle when its store fails', () => {
+  it('when the backend throws, then attempts pass uncounted (fail open) and the failure is reported', async () => {
+    const errors: unknown[] = [];
+    const broken: ThrottleBackend = { reserve: () => Promise.reject(new Error('redis down')), settle: () => Promise.reject(new Error('redis down')) };
+    const t = createSignInThrottle(broken, { onStoreError: (error) => errors.push(error) });
+    for (let i = 0; i < 10; i++) await (await t.reserve('10.0.0.1', 'c@example.test')).settle('failed');
+    expect(errors).toHaveLength(10);
+  });
+});
+
+describe('sign-in limits over HTTP', () => {
+  async function appWith(overrides: (base: Config) => Partial<Config>, withRedis?: RedisConnection, database?: Awaited<ReturnType<typeof openTestDatabase>>) {
+    const db = database ?? (await openTestDatabase('sqlite'));
+    const base = testConfig({ database: db.config });
+    const config = { ...base, ...overrides(base) };
+    return { http: supertest(buildApp({ config, db: db.db, logger: createLogger({ logLevel: 'silent' }), redis: withRedis })), db };
+  }
+  const throttled = (base: Config, extra: Partial<Config['auth']['accountThrottle']> = {}): Partial<Config> => ({
+    trustProxy: 1,
+    auth: { ...base.auth, accountThrottle: { freeFailures: 5, baseDelayMs: 400, maxDelayMs: 5000, ...extra } },
+  });
+
+  it('when one account is guessed from rotating forwarded addresses, then the 6th guess and even the right password are 429 until the back-off passes', async () => {
+    const { http, db } = await appWith((base) => throttled(base));
+    try {
+      const email = `victim-${randomBytes(3).toString('hex')}@example.test`;
+      await http.post('/api/v1/users').send({ name: 'Victim', email, password: 'correct horse battery' }).expect(201);
+      for (let i = 0; i < 5; i++) {
+        await http.post('/api/auth/login').set('X-Forwarded-For', `203.0.113.${i}`).send({ email, password: `guess ${i}` }).expect(401);
+      }
+      const guess = await http.post('/token').set('X-Forwarded-For', '203.0.113.50').type('form').send({ grant_type: 'password', username: email.toUpperCase(), password: 'guess 6' });
+      expect(guess.status).toBe(429);
+      expect(guess.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/Too many failed sign-ins/) });
+      const owner = await http.post('/api/auth/login').set('X-Forwarded-For', '198.51.100.7').send({ email, password: 'correct horse battery' });
+      expect(owner.status).toBe(429);
+      expect(owner.headers['retry-after']).toBe('1');
+      expect(owner.body).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many failed sign-ins: retry in 1 s', requestId: expect.any(String) } });
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      await http.post('/api/auth/login').set('X-Forwarded-For', '198.51.100.7').send({ email, password: 'correct horse battery' }).expect(200);
+      const metrics = await http.get('/metrics').expect(200);
+      expect(metrics.text).toMatch(/rate_limit_hits_total\{limiter="login"\} 2/);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('when ten correct sign-ins arrive at once from one client, then all ten succeed, and none counts as a failure', async () => {
+    const { http, db } = await appWith((base) => ({ ...throttled(base), rateLimits: { ...base.rateLimits, login: { windowMs: 3_600_000, max: 5 } } }));
+    try {
+      const email = `busy-${randomBytes(3).toString('hex')}@example.test`;
+      await http.post('/api/v1/users').send({ name: 'Busy', email, password: 'correct horse battery' }).expect(201);
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          i % 2 === 0
+            ? http.post('/api/auth/login').send({ email, password: 'correct horse battery' }).then((res) => res.status)
+            : http.post('/token').type('form').send({ grant_type: 'password', username: email, password: 'correct horse battery' }).then((res) => res.status),
+        ),
+      );
+      expect(statuses).toEqual(Array(10).fill(200));
+      for (let i = 0; i < 5; i++) await http.post('/api/auth/login').send({ email, password: 'wrong' }).expect(401);
+      await http.post('/api/auth/login').send({ email, password: 'correct horse battery' }).expect(429);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('when guesses for one account are spread over two instances sharing Redis, then they count together', async () => {
+    const database = await openTestDatabase('pg');
+    const prefix = `test:${randomBytes(4).toString('hex')}:`;
+    const shared = (base: Config): Partial<Config> => ({ ...throttled(base, { baseDelayMs: 60_000, maxDelayMs: 600_000 }), rateLimits: { ...base.rateLimits, keyPrefix: prefix } });
+    const a = await appWith(shared, redis, database);
+    const b = await appWith(shared, redis, database);
+    try {
+      const email = `shared-${randomBytes(3).toString('hex')}@example.test`;
+      await a.http.post('/api/v1/users').send({ name: 'Shared', email, password: 'correct horse battery' }).expect(201);
+      for (let i = 0; i < 5; i++) {
+        await (i % 2 === 0 ? a : b).http.post('/api/auth/login').set('X-Forwarded-For', `203.0.113.${i}`).send({ email, password: 'guess' }).expect(401);
+      }
+      const refused = await b.http.post('/api/auth/login').set('X-Forwarded-For', '203.0.113.99').send({ email, password: 'correct horse battery' });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(50);
+    } finally {
+      await database.close();
+    }
+  });
+});
