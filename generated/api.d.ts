@@ -420,7 +420,7 @@ export interface paths {
          * Sign out everywhere
          * @description Ends every session of the signed-in user, this one included, on every instance: all their
          *     access tokens, refresh tokens and session cookies stop working. Clears the session cookie.
-         *     An API key is not a user (403).
+         *     Only a user's bearer token or session cookie is accepted (an API key names no sessions).
          */
         post: operations["logOutEverywhere"];
         delete?: never;

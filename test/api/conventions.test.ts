@@ -308,13 +308,13 @@ describeEachDatabase('the /api/v1 conventions surface', (get) => {
 
       const replaced = await me.http
         .put(`/api/v1/users/${me.user.id}`)
-        .send({ name: '  Renamed  ', email: `Renamed-${me.user.id}@Example.TEST` })
+        .send({ name: '  Renamed  ', email: `Renamed-${me.user.id}@Example.TEST`, current_password: me.password })
         .expect(200);
       expect(replaced.body.data).toMatchObject({ name: 'Renamed', email: `renamed-${me.user.id}@example.test`, age: null, role: 'user' });
       const patched = await me.http.patch(`/api/v1/users/${me.user.id}`).send({ age: 42 }).expect(200);
       expect(patched.body.data).toMatchObject({ name: 'Renamed', age: 42 });
 
-      const taken = await me.http.patch(`/api/v1/users/${me.user.id}`).send({ email: other.user.email.toUpperCase() });
+      const taken = await me.http.patch(`/api/v1/users/${me.user.id}`).send({ email: other.user.email.toUpperCase(), current_password: me.password });
       expect(taken.status).toBe(409);
       expect(taken.body.error.code).toBe('CONFLICT');
 
@@ -325,7 +325,7 @@ describeEachDatabase('the /api/v1 conventions surface', (get) => {
       }
       expect((await me.http.get(`/api/v1/users/${me.user.id}`).expect(200)).body.data.role).toBe('user');
 
-      await me.http.patch(`/api/v1/users/${me.user.id}`).send({ password: 'a brand new password' }).expect(200);
+      await me.http.patch(`/api/v1/users/${me.user.id}`).send({ password: 'a brand new password', current_password: me.password }).expect(200);
       const login = await get().anonymous.post('/api/auth/login').send({ email: `renamed-${me.user.id}@example.test`, password: 'a brand new password' });
       expect(login.status).toBe(200);
 

@@ -96,6 +96,12 @@ export class Fixtures {
     }
     if (!match || response.status < 200 || response.status >= 300) return;
     const { template, params } = match;
+    if (request.method === 'POST' && (template === '/api/auth/logout' || template === '/api/auth/logout-all')) {
+      // The session behind the credential sent (all of its user's sessions, for logout-all) has ended.
+      if (auth === `Bearer ${this.tokens.user}` || (auth === undefined && this.tokens.cookie && request.headers.cookie?.includes(this.tokens.cookie))) this.damaged.add('userToken');
+      if (auth === `Bearer ${this.tokens.other}`) this.damaged.add('other');
+      if (this.tokens.admin && auth === `Bearer ${this.tokens.admin}`) this.damaged.add('admin');
+    }
     if (request.method === 'DELETE') {
       if (template.endsWith('{task_id}')) {
         if (params.task_id === this.ids.task) this.damaged.add('task');
