@@ -83,7 +83,7 @@ export function buildApp({
   app.use('/api', limiters.api);
   app.use(limiters.root);
 
-  app.get('/metrics', serveMetrics(metrics));
+  app.get('/metrics', serveMetrics(metrics, config.metrics.token));
   app.use(createDocsRouter(apiDocument));
   const signIn = createSignIn({ config, store, tokens, logger, metrics });
   app.use(signIn.pages);
