@@ -745,7 +745,13 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Request latency, status and size, rate-limit hits, refused requests and sign-in failure counters, in Prometheus's text format. Never rate-limited.
+         * @description Request latency, status and size, rate-limit hits, refused requests and sign-in failure
+         *     counters, in Prometheus's text format. Never rate-limited.
+         *
+         *     On this listener only with `Authorization: Bearer <METRICS_TOKEN>`; without a token
+         *     configured it is not served here at all (404, as an unknown path). The metrics listener
+         *     (`METRICS_PORT` on `METRICS_HOST`, a private interface) serves the same text without a
+         *     token.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -3678,10 +3684,30 @@ export interface operations {
             /** @description The metrics. */
             200: {
                 headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No `METRICS_TOKEN` is configured, so this listener does not serve metrics. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Not Found",
+                     *       "detail": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

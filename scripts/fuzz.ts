@@ -4,6 +4,7 @@
  * Without --base-url it serves the app in this process on a fresh database (SQLite by default).
  * With --base-url it fuzzes a running service; credentials come from the environment:
  *   FUZZ_API_KEY                          an accepted API key (otherwise API-key requests use a wrong one)
+ *   FUZZ_METRICS_TOKEN                    the service's METRICS_TOKEN (otherwise /metrics is scraped with a wrong one)
  *   FUZZ_ADMIN_EMAIL, FUZZ_ADMIN_PASSWORD an admin's sign-in (otherwise only ordinary users are signed up)
  *   FUZZ_ORIGIN                           the Origin allowed for cookie-authenticated changes (default: the base URL's)
  * Every answer is checked against api.yaml; each distinct failure is printed once with a curl line.
@@ -33,6 +34,7 @@ function remoteTarget(baseUrl: string): FuzzTarget {
   return {
     baseUrl,
     apiKey: process.env.FUZZ_API_KEY || undefined,
+    metricsToken: process.env.FUZZ_METRICS_TOKEN || undefined,
     origin: process.env.FUZZ_ORIGIN || new URL(baseUrl).origin,
     admin: email && password ? () => signInAdmin(baseUrl, email, password) : undefined,
     close: async () => {},
@@ -67,6 +69,7 @@ async function main(): Promise<number> {
       firstIndex: Number(values.first),
       concurrency: Number(values.concurrency),
       apiKey: target.apiKey,
+      metricsToken: target.metricsToken,
       origin: target.origin,
       admin: target.admin,
       onProgress: (done, distinct) => console.log(`  ${done} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, ${distinct} distinct failures so far`),

@@ -84,7 +84,7 @@ export function buildApp({
   app.use('/api', limiters.api);
   app.use(limiters.root);
 
-  app.get('/metrics', serveMetrics(metrics));
+  app.get('/metrics', serveMetrics(metrics, config.metrics.token));
   app.use(createDocsRouter(apiDocument));
   const sessions = createSessionService(store, tokens, { accessSeconds: config.auth.jwt.ttlSeconds, refreshSeconds: config.auth.refreshTtlSeconds });
   // Every password check (/api/auth/login, /token, current_password) counts against one set of limits.

@@ -19,10 +19,14 @@ export interface Config {
   maxBodyBytes: number;
   validateResponses: boolean;
   shutdownTimeoutMs: number;
+  /** How long a client may take to send a request, and to keep an idle connection open. */
+  http: HttpTimeouts;
+  /** Where Prometheus scrapes: a port of its own, and/or the API listener with a bearer token. */
+  metrics: MetricsConfig;
   /** Origins whose pages may call the API from a browser (CORS_ORIGINS; PUBLIC_URL's by default). */
   corsOrigins: string[];
-  /** Express's `trust proxy`: which X-Forwarded-For hops to believe when keying clients by IP. */
-  trustProxy: boolean | number | string[];
+  /** Express's `trust proxy`: which X-Forwarded-For hops to believe when keying clients by IP (never `true`). */
+  trustProxy: false | number | string[];
   rateLimits: RateLimits;
   /** Shared rate-limit counters (REDIS_URL); in process memory without it. */
   redisUrl?: string;
@@ -35,6 +39,24 @@ export interface Config {
   tokenEncryptionKey: Buffer;
   /** Things worth saying once the logger exists (ephemeral secrets and the like). */
   warnings: string[];
+}
+
+export interface HttpTimeouts {
+  /** The whole request, headers and body (Node's `server.requestTimeout`); 408 beyond it. */
+  requestTimeoutMs: number;
+  /** The request line and headers (Node's `server.headersTimeout`); at most requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection (Node's `server.keepAliveTimeout`). */
+  keepAliveTimeoutMs: number;
+}
+
+export interface MetricsConfig {
+  /** METRICS_TOKEN: the API listener serves /metrics only with `Authorization: Bearer <token>`. */
+  token?: string;
+  /** METRICS_PORT: a listener of its own serving /metrics without a token. */
+  port?: number;
+  /** METRICS_HOST: the address of that listener (127.0.0.1 by default). */
+  host: string;
 }
 
 export interface RateLimit {
@@ -122,13 +144,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const oauthProviders = parseOAuthProviders(env, publicUrl, cwd, problems);
   const config: Config = {
     env: nodeEnv,
-    host: parseHost(env.HOST, problems),
+    host: parseHost('HOST', env.HOST, '0.0.0.0', problems),
     port,
     database: parseDatabaseUrl(env.DATABASE_URL, cwd, problems),
     logLevel: pick('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     maxBodyBytes: integer('MAX_BODY_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     validateResponses: boolean('VALIDATE_RESPONSES', true),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    http: parseHttpTimeouts(integer, problems),
+    metrics: parseMetrics(env, nodeEnv, port, integer, problems, warnings),
     corsOrigins: parseOrigins('CORS_ORIGINS', env.CORS_ORIGINS, publicUrl, problems),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     rateLimits: {
@@ -195,16 +219,50 @@ function parseOrigins(name: string, raw: string | undefined, fallback: string, p
   return listed.length === 0 ? [fallback] : listed.map((origin) => parseOrigin(name, origin, problems));
 }
 
-/** `true`/`false`, a hop count, or a comma-separated list of proxy addresses or subnets. */
-function parseTrustProxy(raw: string | undefined, problems: string[]): boolean | number | string[] {
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `false`, a hop count, or proxy addresses and subnets (`10.0.0.0/8`, `::1`, `loopback`). `true`
+ * is refused: Express would then believe the left-most X-Forwarded-For entry, which any client
+ * writes, and every per-client limit would be a per-request one.
+ */
+function parseTrustProxy(raw: string | undefined, problems: string[]): false | number | string[] {
   const value = raw?.trim().toLowerCase() ?? '';
   if (value === '' || value === 'false') return false;
-  if (value === 'true') return true;
-  if (/^\d{1,2}$/.test(value)) return Number(value);
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
-  if (entries.every((entry) => /^[0-9a-f.:]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(entry))) return entries;
-  problems.push(`TRUST_PROXY must be true, false, a hop count or a list of proxy addresses (got "${raw}")`);
+  if (value === 'true') {
+    problems.push('TRUST_PROXY=true would believe any client\'s X-Forwarded-For: set the number of proxies in front of the service (e.g. 1) or their addresses/subnets (e.g. 10.0.0.0/8,loopback)');
+    return false;
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops <= 32) return hops === 0 ? false : hops;
+    problems.push(`TRUST_PROXY hop count must be from 0 to 32 (got "${raw}")`);
+    return false;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  const invalid = entries.filter((entry) => !isProxyAddress(entry));
+  const everyone = entries.filter((entry) => /\/0+$/.test(entry));
+  if (everyone.length > 0) {
+    problems.push(`TRUST_PROXY ${everyone.join(', ')} trusts every address, as true would: list the proxies' own addresses or subnets`);
+    return false;
+  }
+  if (invalid.length === 0) return entries;
+  problems.push(
+    `TRUST_PROXY must be false, a hop count or a comma-separated list of proxy addresses, subnets (CIDR) or loopback, linklocal, uniquelocal (not valid: ${invalid.map((entry) => `"${entry}"`).join(', ')})`,
+  );
   return false;
+}
+
+/** An IPv4 or IPv6 address, with an optional prefix length in range, or one of Express's named ranges. */
+function isProxyAddress(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.has(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  if (extra !== undefined) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 6 ? 128 : 32);
 }
 
 function parseRedisUrl(raw: string | undefined, problems: string[]): string | undefined {
@@ -215,12 +273,47 @@ function parseRedisUrl(raw: string | undefined, problems: string[]): string | un
 }
 
 /** An address or a DNS name to listen on; refused here, it would otherwise fail only after migrations ran. */
-function parseHost(raw: string | undefined, problems: string[]): string {
-  if (raw === undefined || raw === '') return '0.0.0.0';
+function parseHost(name: string, raw: string | undefined, fallback: string, problems: string[]): string {
+  if (raw === undefined || raw === '') return fallback;
   const label = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
   if (isIP(raw) !== 0 || new RegExp(`^(?=.{1,253}$)${label}(?:\\.${label})*$`).test(raw)) return raw;
-  problems.push(`HOST must be an IP address or a host name such as 0.0.0.0, 127.0.0.1 or localhost (got "${raw}")`);
-  return '0.0.0.0';
+  problems.push(`${name} must be an IP address or a host name such as 0.0.0.0, 127.0.0.1 or localhost (got "${raw}")`);
+  return fallback;
+}
+
+type IntegerReader = (name: string, fallback: number, min: number, max: number) => number;
+
+function parseHttpTimeouts(integer: IntegerReader, problems: string[]): HttpTimeouts {
+  const requestTimeoutMs = integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000);
+  const headersTimeoutMs = integer('HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 3_600_000);
+  const keepAliveTimeoutMs = integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 5000, 1000, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    problems.push(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
+}
+
+const MIN_METRICS_TOKEN_LENGTH = 32;
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+function parseMetrics(env: Env, nodeEnv: Config['env'], apiPort: number, integer: IntegerReader, problems: string[], warnings: string[]): MetricsConfig {
+  const token = env.METRICS_TOKEN || undefined;
+  // Visible ASCII only: the token travels in an Authorization header.
+  if (token !== undefined && (token.length < MIN_METRICS_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(token))) {
+    problems.push(`METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} printable ASCII characters without spaces (e.g. \`openssl rand -hex 32\`)`);
+  }
+  const port = env.METRICS_PORT ? integer('METRICS_PORT', 0, 0, 65535) : undefined;
+  if (port !== undefined && port !== 0 && port === apiPort) problems.push(`METRICS_PORT must differ from PORT (both are ${port})`);
+  const host = parseHost('METRICS_HOST', env.METRICS_HOST, '127.0.0.1', problems);
+  if (nodeEnv === 'production') {
+    if (token === undefined && port === undefined) {
+      warnings.push('Neither METRICS_PORT nor METRICS_TOKEN is set: /metrics is not served anywhere (the API listener answers it 404)');
+    }
+    if (port !== undefined && WILDCARD_HOSTS.has(host)) {
+      warnings.push(`METRICS_HOST=${host}: metrics are served without a token on every interface; make sure only the scraper reaches port ${port}`);
+    }
+  }
+  return { token, port, host };
 }
 
 function parseOrigin(name: string, raw: string, problems: string[]): string {

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
@@ -8,6 +8,7 @@ import { connectRedis } from './data/redis';
 import { createStore } from './data/store';
 import { ensureAdmin } from './domain/users';
 import { createHttpServer } from './http/http-server';
+import { createMetricsServer } from './http/metrics-server';
 import { createMetrics } from './http/observability';
 import { createLogger } from './logger';
 
@@ -35,10 +36,18 @@ async function main(): Promise<void> {
   const metrics = createMetrics();
   const app = buildApp({ config, db, logger, tokens, redis, metrics });
 
-  const server = createHttpServer(app, { logger, metrics }).listen(config.port, config.host);
+  const server = createHttpServer(app, { logger, metrics, timeouts: config.http }).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const { port } = server.address() as AddressInfo;
   logger.info({ port, host: config.host, database: config.database.client }, `agent fleet API listening on http://localhost:${port}`);
+
+  let metricsServer: Server | undefined;
+  if (config.metrics.port !== undefined) {
+    metricsServer = createMetricsServer({ metrics, logger, timeouts: config.http }).listen(config.metrics.port, config.metrics.host);
+    await new Promise<void>((resolve, reject) => metricsServer?.once('listening', resolve).once('error', reject));
+    const address = metricsServer.address() as AddressInfo;
+    logger.info({ metricsPort: address.port, metricsHost: config.metrics.host }, `metrics listening on ${config.metrics.host}:${address.port}/metrics`);
+  }
 
   let stopping = false;
   // While draining, every response says `Connection: close`: a keep-alive client would otherwise
@@ -59,6 +68,9 @@ async function main(): Promise<void> {
       server.closeAllConnections();
     }, config.shutdownTimeoutMs);
     force.unref();
+    // A scrape is short: the metrics listener just stops.
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
     // Stops accepting, lets in-flight requests finish, then closes the database.
     server.close(async () => {
       await db.destroy();

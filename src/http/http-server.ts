@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
+import type { HttpTimeouts } from '../config';
 import type { Logger } from '../logger';
 import type { Metrics } from './observability';
 import { methodNotAllowed, routeNotFound } from '../errors';
@@ -18,35 +19,61 @@ const PARSER_PROBLEMS: Record<string, Problem> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'request_timeout', message: 'The request was not received in time' },
 };
 const MALFORMED: Problem = { status: 400, code: 'validation_error', message: 'Malformed HTTP request' };
+/** How long a refused connection may stay open after its answer, for the client to read it. */
+const LINGER_MS = 1000;
+
+/**
+ * Node's slow-client limits from configuration. Node checks them only every
+ * `connectionsCheckingInterval` (30 s by default, which would let a 1 s limit run for 31 s).
+ */
+export function serverTimeoutOptions(timeouts: HttpTimeouts): { requestTimeout: number; headersTimeout: number; keepAliveTimeout: number; connectionsCheckingInterval: number } {
+  return {
+    requestTimeout: timeouts.requestTimeoutMs,
+    headersTimeout: timeouts.headersTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(timeouts.headersTimeoutMs / 2))),
+  };
+}
 
 /**
  * The service's HTTP server. Requests that Node's parser refuses never reach Express: they are
  * answered here, in the error shape of the surface their target names, with an X-Request-ID, a
  * log line and a metric, instead of Node's bare `400 Bad Request`.
  */
-export function createHttpServer(app: Express, deps: { logger: Logger; metrics: Metrics }): Server {
+export function createHttpServer(app: Express, deps: { logger: Logger; metrics: Metrics; timeouts: HttpTimeouts }): Server {
   const routes = app.get(ROUTE_TABLE) as RouteTable | undefined;
   // RFC 9112 section 3.2.2: a server must accept a request target in absolute form
   // (`GET http://host/agents`); it is routed like its path. Rewritten before Express, whose router
   // would otherwise keep re-attaching the scheme and host to every path it matches.
-  const server = createServer((req, res) => {
+  const server = createServer(serverTimeoutOptions(deps.timeouts), (req, res) => {
     if (req.url !== undefined && !req.url.startsWith('/')) req.url = originFormOf(req.url) ?? req.url;
     app(req, res);
   });
 
-  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
-    // A reset or a half-written request: there is nobody left to answer.
-    if (err.code === 'ECONNRESET' || !socket.writable) {
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex & { _httpMessage?: ServerResponse | null }) => {
+    // The response Node keeps on the socket for the request in progress, when a timeout struck
+    // after its headers arrived (a dribbled body): its path and id are known.
+    const inFlight = socket._httpMessage ?? undefined;
+    // A reset, a half-written request, or an answer already on its way: there is nobody left to
+    // answer, or a status line now would corrupt the response the client is reading.
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }
-    const requestId = randomUUID();
-    const { method, target } = requestLineOf(err.rawPacket);
+    const inFlightId = inFlight?.getHeader('X-Request-ID');
+    const requestId = typeof inFlightId === 'string' ? inFlightId : randomUUID();
+    const inFlightTarget = inFlight?.req && ((inFlight.req as IncomingMessage & { originalUrl?: string }).originalUrl ?? inFlight.req.url);
+    const { method, target } = inFlightTarget !== undefined ? { method: inFlight?.req.method ?? '', target: inFlightTarget } : requestLineOf(err.rawPacket);
     const problem = err.code === 'HPE_INVALID_METHOD' ? unknownMethod(method, target, routes) : (err.code && PARSER_PROBLEMS[err.code]) || MALFORMED;
     const { status, body } = renderProblem(problem, surfaceOfPath(target), requestId);
     const payload = JSON.stringify(body);
     deps.metrics.rejectedRequests.inc({ status: String(status), reason: err.code ?? 'unknown' });
     deps.logger.warn({ reqId: requestId, status, reason: err.code, remoteAddress: (socket as { remoteAddress?: string }).remoteAddress }, 'request refused by the HTTP parser');
+    // The server keeps half-open sockets: a client that goes on sending (a slowloris, a dribbled
+    // body) would otherwise hold this one open after its answer.
+    const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+    linger.unref();
+    socket.once('close', () => clearTimeout(linger));
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +

@@ -1,7 +1,9 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { invalidCredentials, notAuthenticated, routeNotFound } from '../errors';
 import type { Logger } from '../logger';
-import { routeLabel } from './route-label';
+import { methodLabel, routeLabel } from './route-label';
 
 export interface Metrics {
   registry: Registry;
@@ -89,6 +91,7 @@ export function observeRequests(logger: Logger, metrics: Metrics): RequestHandle
     const started = process.hrtime.bigint();
     // HEAD is served as GET further on: the log and the metrics keep what the client sent.
     const method = req.method;
+    const methodValue = methodLabel(method);
     // 'close', not 'finish': a client that hangs up first (a timeout, a cancelled upload) never
     // fires 'finish', and those slowest requests would vanish from both the log and the histogram.
     let finished = false;
@@ -101,9 +104,9 @@ export function observeRequests(logger: Logger, metrics: Metrics): RequestHandle
       const aborted = !finished;
       // 499 (nginx's "client closed request"): the status the handler meant to send never reached anyone.
       const status = aborted ? 499 : res.statusCode;
-      metrics.duration.observe({ method, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
-      metrics.requests.inc({ method, route, status: String(status) });
-      metrics.requestSize.observe({ method, route }, Number(req.get('content-length') ?? 0) || 0);
+      metrics.duration.observe({ method: methodValue, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
+      metrics.requests.inc({ method: methodValue, route, status: String(status) });
+      metrics.requestSize.observe({ method: methodValue, route }, Number(req.get('content-length') ?? 0) || 0);
       const level = status >= 500 ? 'error' : aborted ? 'warn' : 'info';
       logger[level](
         {
@@ -140,8 +143,28 @@ function loggedResponseHeaders(res: Response): Record<string, unknown> {
   return headers;
 }
 
-export function serveMetrics(metrics: Metrics): RequestHandler {
-  return async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+/** The registry in Prometheus's text format (the metrics listener and the API listener share it). */
+export async function renderMetrics(metrics: Metrics): Promise<{ contentType: string; body: string }> {
+  return { contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
+}
+
+const BEARER = /^Bearer +(\S+) *$/i;
+const digestOf = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * GET /metrics on the API listener: only with `Authorization: Bearer <METRICS_TOKEN>` (401
+ * otherwise). Without a token configured it is not served there at all: 404, as an unknown path.
+ */
+export function serveMetrics(metrics: Metrics, token: string | undefined): RequestHandler {
+  // Equal-length digests: the comparison takes the same time whatever was presented.
+  const expected = token === undefined ? undefined : digestOf(token);
+  return async (req, res, next) => {
+    if (expected === undefined) return next(routeNotFound());
+    const authorization = req.get('authorization');
+    if (authorization === undefined) return next(notAuthenticated());
+    const presented = BEARER.exec(authorization)?.[1];
+    if (presented === undefined || !timingSafeEqual(digestOf(presented), expected)) return next(invalidCredentials());
+    const { contentType, body } = await renderMetrics(metrics);
+    res.set('Cache-Control', 'no-store').type(contentType).send(body);
   };
 }

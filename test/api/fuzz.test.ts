@@ -73,7 +73,7 @@ describeEachDatabase(
   (get, kind) => {
     it(`when ${REQUESTS} generated requests (seed ${SEED}) hit every operation, then each answer is one api.yaml declares and none is 5xx`, async () => {
       const target = await targetOf(get());
-      const summary = await runFuzzer({ baseUrl: target.baseUrl, seed: SEED, requests: REQUESTS, concurrency: 8, apiKey: target.apiKey, origin: target.origin, admin: target.admin });
+      const summary = await runFuzzer({ baseUrl: target.baseUrl, seed: SEED, requests: REQUESTS, concurrency: 8, apiKey: target.apiKey, metricsToken: target.metricsToken, origin: target.origin, admin: target.admin });
       if (failureCount(summary) > 0) {
         throw new Error(`${formatSummary(summary)}\n\nDistinct failures (replay request #N alone: npm run fuzz -- --seed ${SEED} --first N --requests 1 --database ${kind}):\n\n${summary.failures.map(formatFailure).join('\n\n')}`);
       }

@@ -7,7 +7,7 @@ import { createLogger } from '../../src/logger';
 import type { Config } from '../../src/config';
 import { loadApiDocument } from '../../src/http/openapi';
 import { connectRedis, type RedisConnection } from '../../src/data/redis';
-import { describeEachDatabase, openTestDatabase, startTestApp, testConfig, type TestApp } from '../support/harness';
+import { describeEachDatabase, openTestDatabase, startTestApp, testConfig, TEST_METRICS_TOKEN, type TestApp } from '../support/harness';
 import { REDIS_TEST_URL } from '../support/services';
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]{27}"$/;
@@ -144,7 +144,7 @@ describe('rate limits', () => {
       expect(refused.body).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.stringMatching(/Too many requests/), requestId: 'limited-1' } });
       // The root surface has a limit of its own.
       expect((await http.get('/health')).status).toBe(200);
-      const metrics = await http.get('/metrics').expect(200);
+      const metrics = await http.get('/metrics').set('Authorization', `Bearer ${TEST_METRICS_TOKEN}`).expect(200);
       expect(metrics.text).toMatch(/rate_limit_hits_total\{limiter="api"\} 1/);
     } finally {
       await db.close();

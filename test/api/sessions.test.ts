@@ -276,7 +276,7 @@ describeEachDatabase('sessions and revocation', (get) => {
   it('when a session is ended on one instance, then another instance on the same database refuses its token at once', async () => {
     const app = get();
     const second = buildApp({ config: app.config, db: app.database.db, logger: createLogger({ logLevel: 'silent' }), tokens: app.tokens });
-    const server = createHttpServer(second, { logger: createLogger({ logLevel: 'silent' }), metrics: app.metrics });
+    const server = createHttpServer(second, { logger: createLogger({ logLevel: 'silent' }), metrics: app.metrics, timeouts: app.config.http });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const other = clientOf(`http://127.0.0.1:${(server.address() as { port: number }).port}`);

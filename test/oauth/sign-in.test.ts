@@ -29,7 +29,7 @@ describeOAuth('third-party sign-in', (world) => {
   const cookiesOf = (response: Response) => Object.fromEntries(response.headers.getSetCookie().map((header) => [parseSetCookie(header).name, parseSetCookie(header)]));
 
   const counter = async (name: string, labels: Record<string, string>): Promise<number> => {
-    const text = (await world().app.anonymous.get('/metrics').expect(200)).text;
+    const text = await world().app.scrapeMetrics();
     const selector = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
     const line = text.split('\n').find((row) => row.startsWith(`${name}{`) && selector.every((part) => row.includes(part)));
     return line ? Number(line.split(' ').pop()) : 0;
@@ -558,7 +558,7 @@ describeOAuth('third-party sign-in', (world) => {
     it('when the pages are served, then their metrics carry fixed route labels', async () => {
       await world().app.anonymous.get('/login');
       await world().app.anonymous.get('/');
-      const metrics = (await world().app.anonymous.get('/metrics')).text;
+      const metrics = await world().app.scrapeMetrics();
       expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/login",status="200"\} \d+/);
       expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/",status="302"\} \d+/);
     });

@@ -41,7 +41,7 @@ describe('alert rules', () => {
   });
 
   it('when /metrics is scraped, then every metric the rules use is exported', async () => {
-    const exported = (await app.http.get('/metrics').expect(200)).text;
+    const exported = await app.scrapeMetrics();
     const names = new Set(rules.flatMap((rule) => metricsIn(rule.expr)).map((name) => name.replace(/_(bucket|count|sum)$/, '')));
     expect(names.size).toBeGreaterThanOrEqual(8);
     for (const name of names) expect(exported).toMatch(new RegExp(`^# TYPE ${name} (counter|histogram)$`, 'm'));

@@ -78,11 +78,136 @@ describe('configuration validated at start', () => {
   });
 });
 
+const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: 'a-production-jwt-secret-of-at-least-32-bytes' };
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef0123456789';
+
+describe('TRUST_PROXY', () => {
+  it('when it is true, then the start is refused: any client could then pick its own address', () => {
+    for (const value of ['true', 'TRUE', ' true ']) {
+      expect(problemsOf({ TRUST_PROXY: value })).toEqual([
+        "TRUST_PROXY=true would believe any client's X-Forwarded-For: set the number of proxies in front of the service (e.g. 1) or their addresses/subnets (e.g. 10.0.0.0/8,loopback)",
+      ]);
+    }
+  });
+
+  it.each([
+    ['10.0.0.0/33', '"10.0.0.0/33"'],
+    ['::1/129', '"::1/129"'],
+    ['999.1.1.1', '"999.1.1.1"'],
+    ['10.0.0.1/', '"10.0.0.1/"'],
+    ['10.0.0.0/8/8', '"10.0.0.0/8/8"'],
+    ['10.0.0.0/-1', '"10.0.0.0/-1"'],
+    ['10.0.0.0/8x', '"10.0.0.0/8x"'],
+    ['1.2.3', '"1.2.3"'],
+    ['::g', '"::g"'],
+    ['proxy.internal', '"proxy.internal"'],
+    ['loopback,', '""'],
+    ['yes', '"yes"'],
+    ['10.0.0.1, 10.0.0.300, everything', '"10.0.0.300", "everything"'],
+  ])('when it is %s, then the start is refused naming the bad entries', (value, named) => {
+    expect(problemsOf({ TRUST_PROXY: value })).toEqual([
+      `TRUST_PROXY must be false, a hop count or a comma-separated list of proxy addresses, subnets (CIDR) or loopback, linklocal, uniquelocal (not valid: ${named})`,
+    ]);
+  });
+
+  it('when a subnet is /0, then the start is refused: it trusts every address, as true would', () => {
+    expect(problemsOf({ TRUST_PROXY: '10.0.0.1,0.0.0.0/0,::/0' })).toEqual([
+      "TRUST_PROXY 0.0.0.0/0, ::/0 trusts every address, as true would: list the proxies' own addresses or subnets",
+    ]);
+  });
+
+  it('when the hop count is absurd, then the start is refused', () => {
+    expect(problemsOf({ TRUST_PROXY: '33' })).toEqual(['TRUST_PROXY hop count must be from 0 to 32 (got "33")']);
+  });
+
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['false', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.0/8', ['10.0.0.0/8']],
+    ['10.0.0.0/8, 192.168.1.10 ,loopback', ['10.0.0.0/8', '192.168.1.10', 'loopback']],
+    ['::1,fd00::/8,LinkLocal,uniquelocal', ['::1', 'fd00::/8', 'linklocal', 'uniquelocal']],
+    ['::ffff:10.0.0.1/128', ['::ffff:10.0.0.1/128']],
+  ])('when it is %j, then it is accepted as %j', (value, expected) => {
+    expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+});
+
+describe('HTTP timeouts', () => {
+  it('when nothing is set, then a request has 30 s, its headers 10 s, an idle keep-alive connection 5 s', () => {
+    expect(loadConfig({}).http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5000 });
+  });
+
+  it('when they are set, then they are used', () => {
+    const config = loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '60000', HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000' });
+    expect(config.http).toEqual({ requestTimeoutMs: 60_000, headersTimeoutMs: 60_000, keepAliveTimeoutMs: 65_000 });
+  });
+
+  it('when the headers timeout exceeds the request timeout, then the start is refused', () => {
+    expect(problemsOf({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000' })).toEqual([
+      'HTTP_HEADERS_TIMEOUT_MS (6000) must not exceed HTTP_REQUEST_TIMEOUT_MS (5000)',
+    ]);
+    expect(problemsOf({ HTTP_REQUEST_TIMEOUT_MS: '9999' })).toEqual(['HTTP_HEADERS_TIMEOUT_MS (10000) must not exceed HTTP_REQUEST_TIMEOUT_MS (9999)']);
+  });
+
+  it.each(['HTTP_REQUEST_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS'])('when %s is 0 (no limit) or not a number, then the start is refused', (name) => {
+    for (const value of ['0', 'soon', '999', '3600001']) {
+      expect(problemsOf({ [name]: value })).toContain(`${name} must be an integer from 1000 to 3600000 (got "${value}")`);
+    }
+  });
+});
+
+describe('metrics configuration', () => {
+  it('when nothing is set, then no token and no metrics port; the metrics host defaults to 127.0.0.1', () => {
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, port: undefined, host: '127.0.0.1' });
+  });
+
+  it('when a token, port and host are set, then they are used', () => {
+    expect(loadConfig({ METRICS_TOKEN, METRICS_PORT: '9464', METRICS_HOST: '10.1.2.3' }).metrics).toEqual({ token: METRICS_TOKEN, port: 9464, host: '10.1.2.3' });
+  });
+
+  it.each([
+    [{ METRICS_TOKEN: 'short-token' }, 'METRICS_TOKEN must be at least 32 printable ASCII characters without spaces (e.g. `openssl rand -hex 32`)'],
+    [{ METRICS_TOKEN: `${METRICS_TOKEN} with spaces` }, 'METRICS_TOKEN must be at least 32 printable ASCII characters without spaces (e.g. `openssl rand -hex 32`)'],
+    [{ METRICS_PORT: 'ninety' }, 'METRICS_PORT must be an integer from 0 to 65535 (got "ninety")'],
+    [{ METRICS_PORT: '8000' }, 'METRICS_PORT must differ from PORT (both are 8000)'],
+    [{ METRICS_HOST: 'a host' }, 'METRICS_HOST must be an IP address or a host name such as 0.0.0.0, 127.0.0.1 or localhost (got "a host")'],
+  ])('when %j, then the start is refused', (env, message) => {
+    expect(problemsOf(env as Record<string, string>)).toEqual([message]);
+  });
+
+  it('when the token is refused, then the message does not repeat it', () => {
+    expect(problemsOf({ METRICS_TOKEN: 'hunter2-but-short' }).join('\n')).not.toContain('hunter2');
+  });
+
+  it('when production has neither METRICS_PORT nor METRICS_TOKEN, then a warning says /metrics is served nowhere', () => {
+    expect(loadConfig(PRODUCTION).warnings).toContain('Neither METRICS_PORT nor METRICS_TOKEN is set: /metrics is not served anywhere (the API listener answers it 404)');
+    expect(loadConfig({ ...PRODUCTION, METRICS_TOKEN }).warnings.filter((warning) => warning.includes('METRICS'))).toEqual([]);
+    expect(loadConfig({ ...PRODUCTION, METRICS_PORT: '9464' }).warnings.filter((warning) => warning.includes('METRICS'))).toEqual([]);
+  });
+
+  it('when production serves the token-free metrics port on every interface, then a warning says so', () => {
+    expect(loadConfig({ ...PRODUCTION, METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).warnings).toContain(
+      'METRICS_HOST=0.0.0.0: metrics are served without a token on every interface; make sure only the scraper reaches port 9464',
+    );
+  });
+});
+
 describe('the real server process with a bad value', () => {
   it('when PORT is not a number, then it refuses to start: the problem on stderr, exit code 1, nothing listening', async () => {
     const server = spawnServer({ PORT: 'eighty', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info' });
     expect(await server.exited).toEqual({ code: 1, signal: null });
     expect(server.stderr()).toBe('Invalid configuration:\n  - PORT must be an integer from 0 to 65535 (got "eighty")\n');
+    expect(server.stdout()).not.toContain('listening');
+  });
+
+  it('when TRUST_PROXY is true, then it refuses to start: the problem on stderr, exit code 1', async () => {
+    const server = spawnServer({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info', TRUST_PROXY: 'true' });
+    expect(await server.exited).toEqual({ code: 1, signal: null });
+    expect(server.stderr()).toContain('TRUST_PROXY=true would believe any client');
     expect(server.stdout()).not.toContain('listening');
   });
 

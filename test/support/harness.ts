@@ -70,6 +70,7 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase
 
 export const TEST_API_KEY = 'test-api-key-0123456789abcdef';
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-bytes-long';
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789abcdef0123456789';
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
@@ -77,6 +78,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       NODE_ENV: 'test',
       API_KEYS: TEST_API_KEY,
       JWT_SECRET: TEST_JWT_SECRET,
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
       PUBLIC_URL: 'http://localhost:8000',
       // Suites make hundreds of requests from one address; the rate-limit suite sets its own limits.
       RATE_LIMIT_API_MAX: '1000000',
@@ -127,6 +129,8 @@ export interface TestApp {
   database: TestDatabase;
   logs: LogCapture;
   metrics: Metrics;
+  /** GET /metrics with the metrics token: the Prometheus text (fails unless 200). */
+  scrapeMetrics(): Promise<string>;
   /** Serves the app on 127.0.0.1 (a free port) through the service's own HTTP server, for real clients; closed with the app. */
   listen(): Promise<string>;
   /** Creates a user (role `user` unless told) and signs it in. */
@@ -148,7 +152,7 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
   let baseUrl: Promise<string> | undefined;
   const listen = () => {
     baseUrl ??= new Promise<string>((resolve, reject) => {
-      server = createHttpServer(app, { logger, metrics });
+      server = createHttpServer(app, { logger, metrics, timeouts: config.http });
       server.once('error', reject).listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server?.address() as AddressInfo).port}`));
     });
     return baseUrl;
@@ -175,6 +179,7 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
     database,
     logs,
     metrics,
+    scrapeMetrics: async () => (await supertest(app).get('/metrics').set('Authorization', `Bearer ${TEST_METRICS_TOKEN}`).expect(200)).text,
     listen,
     signUp: signUpUser,
     close: async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config';
 import { connectDatabase, type Database } from '../../src/data/database';
 import { CookieJarClient } from './cookie-jar-client';
-import { describeEachDatabase, startTestApp, TEST_API_KEY, TEST_JWT_SECRET, type DatabaseKind, type TestApp, type TestDatabase } from './harness';
+import { describeEachDatabase, startTestApp, TEST_API_KEY, TEST_JWT_SECRET, TEST_METRICS_TOKEN, type DatabaseKind, type TestApp, type TestDatabase } from './harness';
 import { startTestProvider, type TestProvider } from './oidc-provider';
 
 /** The configured providers of the OAuth suites (all but the last served by one test provider). */
@@ -148,6 +148,7 @@ export function oauthConfig(baseUrl: string, issuer: string, offlinePort: number
     NODE_ENV: 'test',
     API_KEYS: TEST_API_KEY,
     JWT_SECRET: TEST_JWT_SECRET,
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     PUBLIC_URL: baseUrl,
     OAUTH_PROVIDERS: JSON.stringify(providers),
     TOKEN_ENCRYPTION_KEY,

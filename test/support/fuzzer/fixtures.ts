@@ -12,6 +12,8 @@ export interface FixtureOptions {
   baseUrl: string;
   /** An accepted API key; without one, API-key requests carry a wrong key. */
   apiKey?: string;
+  /** The metrics token (METRICS_TOKEN); without one, metrics scrapes carry a wrong token. */
+  metricsToken?: string;
   /** An Origin allowed to make cookie-authenticated changes. */
   origin: string;
   /** Makes (or signs in) an admin; without it, "admin" requests use the ordinary user. */
@@ -21,6 +23,7 @@ export interface FixtureOptions {
 type Piece = IdRef | 'userToken';
 
 const WRONG_API_KEY = 'wrong-api-key-0123456789abcdef';
+const WRONG_METRICS_TOKEN = 'wrong-metrics-token-0123456789abcdef';
 // alg "none", no signature: must never be accepted.
 const INVALID_BEARER = 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.';
 const RETRIES = 8;
@@ -60,6 +63,7 @@ export class Fixtures {
       invalidBearer: { authorization: INVALID_BEARER },
       wrongApiKey: { 'x-api-key': WRONG_API_KEY },
       none: {},
+      metricsToken: bearer(this.options.metricsToken ?? WRONG_METRICS_TOKEN),
     };
     return { ids: this.ids, secrets: this.secrets, credentials, etagOf: (path) => this.etags.get(path) ?? {} };
   }

@@ -1,9 +1,10 @@
-import { startTestApp, TEST_API_KEY, type DatabaseKind, type TestApp } from '../harness';
+import { startTestApp, TEST_API_KEY, TEST_METRICS_TOKEN, type DatabaseKind, type TestApp } from '../harness';
 import type { Principal } from './fixtures';
 
 export interface FuzzTarget {
   baseUrl: string;
   apiKey?: string;
+  metricsToken?: string;
   origin: string;
   admin?: () => Promise<Principal>;
   close(): Promise<void>;
@@ -14,6 +15,7 @@ export async function targetOf(app: TestApp): Promise<FuzzTarget> {
   return {
     baseUrl: await app.listen(),
     apiKey: TEST_API_KEY,
+    metricsToken: TEST_METRICS_TOKEN,
     origin: app.config.publicUrl,
     admin: async () => {
       const admin = await app.signUp({ role: 'admin' });

@@ -12,7 +12,7 @@ export interface Ref {
 }
 export type Part = string | Buffer | Ref;
 
-export type CredentialKind = 'user' | 'admin' | 'apiKey' | 'cookie' | 'cookieOrigin' | 'invalidBearer' | 'wrongApiKey' | 'other' | 'none';
+export type CredentialKind = 'user' | 'admin' | 'apiKey' | 'cookie' | 'cookieOrigin' | 'invalidBearer' | 'wrongApiKey' | 'other' | 'none' | 'metricsToken';
 export const CREDENTIAL_KINDS: CredentialKind[] = ['user', 'admin', 'apiKey', 'cookie', 'cookieOrigin', 'invalidBearer', 'wrongApiKey', 'other', 'none'];
 
 /** A request before fixtures are known: the same seed and index always give the same spec. */
@@ -172,6 +172,7 @@ function credentialFor(operation: Operation, random: Random): CredentialKind {
   const security = operation.operation.security;
   if (security && security.length === 0) return random.chance(0.8) ? 'none' : random.pick(CREDENTIAL_KINDS);
   const schemes = new Set((security ?? []).flatMap((requirement) => Object.keys(requirement)));
+  if (schemes.has('MetricsToken')) return random.weighted<CredentialKind>([['metricsToken', 0.6], ['user', 0.15], ['invalidBearer', 0.1], ['none', 0.15]]);
   if (schemes.size > 0 && !schemes.has('ApiKeyAuth')) return random.weighted<CredentialKind>([['user', 0.6], ['admin', 0.3], ['other', 0.1]]);
   const write = !['GET', 'HEAD'].includes(operation.method);
   return random.weighted<CredentialKind>([

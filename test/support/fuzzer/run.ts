@@ -12,6 +12,7 @@ export interface RunOptions {
   /** The first request index (to replay one request: `firstIndex: N, requests: 1`). */
   firstIndex?: number;
   apiKey?: string;
+  metricsToken?: string;
   origin: string;
   admin?: () => Promise<Principal>;
   contract?: Contract;
@@ -55,7 +56,7 @@ export async function runFuzzer(options: RunOptions): Promise<Summary> {
   const concurrency = options.concurrency ?? 8;
   const generator = createRequestGenerator(contract, options.seed);
   const sender = createSender(options.baseUrl, concurrency);
-  const fixtures = new Fixtures({ baseUrl: options.baseUrl, apiKey: options.apiKey, origin: options.origin, admin: options.admin });
+  const fixtures = new Fixtures({ baseUrl: options.baseUrl, apiKey: options.apiKey, metricsToken: options.metricsToken, origin: options.origin, admin: options.admin });
   const refreshEvery = options.refreshEvery ?? 300;
   const firstIndex = options.firstIndex ?? 0;
   const failures = new Map<string, Failure>();
