@@ -11,7 +11,7 @@ import {
 import type { Config } from '../../src/config';
 import { connectRedis, type RedisConnection } from '../../src/data/redis';
 import { createLogger } from '../../src/logger';
-import { openTestDatabase, testConfig } from '../support/harness';
+import { openTestDatabase, TEST_METRICS_TOKEN, testConfig } from '../support/harness';
 import { REDIS_TEST_URL } from '../support/services';
 
 const LIMITS: SignInThrottleLimits = { clientMax: 5, clientWindowMs: 60_000, accountFreeFailures: 3, accountBaseDelayMs: 1000, accountMaxDelayMs: 8000 };
@@ -145,7 +145,7 @@ describe('sign-in limits over HTTP', () => {
       expect(owner.body).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many failed sign-ins: retry in 1 s', requestId: expect.any(String) } });
       await new Promise((resolve) => setTimeout(resolve, 450));
       await http.post('/api/auth/login').set('X-Forwarded-For', '198.51.100.7').send({ email, password: 'correct horse battery' }).expect(200);
-      const metrics = await http.get('/metrics').expect(200);
+      const metrics = await http.get('/metrics').set('Authorization', `Bearer ${TEST_METRICS_TOKEN}`).expect(200);
       expect(metrics.text).toMatch(/rate_limit_hits_total\{limiter="login"\} 2/);
     } finally {
       await db.close();
