@@ -479,16 +479,33 @@ export interface paths {
          *     which must name this provider (otherwise: a state validation failure); a provider `error`
          *     ends the flow; the code is exchanged on the backend (the client secret only for
          *     confidential clients, the PKCE verifier always); the ID token's signature is checked
-         *     against the provider's JWKS, and its issuer, audience, expiry and nonce. The user is found
-         *     by (provider, subject), or linked to the local account with the same e-mail when the
-         *     provider says `email_verified`, or created; the provider's tokens are stored encrypted
+         *     against the provider's JWKS, and its issuer, audience, expiry and nonce. The claims the
+         *     service stores are held to its own rules, lengths first: `sub` 1 to 255 characters without
+         *     control characters, `email` an address `Email` accepts (at most 320 characters); otherwise
+         *     the sign-in fails with reason `invalid_claims` (a `name` is cut to 100 characters). The
+         *     user is found by (provider, subject), or created from an e-mail the provider says is
+         *     verified (`email_verified`). A provider identity is never linked into an existing local
+         *     account by its e-mail: when a local account has the address the sign-in fails with reason
+         *     `account_exists` (its owner signs in with the password and links the provider with
+         *     `POST /api/v1/me/connections/{provider}`); an unverified address fails with
+         *     `email_not_verified`, none with `missing_email`. The provider's tokens are stored encrypted
          *     (AES-256-GCM). All of that is one transaction: a failure leaves nothing half-created.
          *
          *     On success the session cookie `agent_fleet_session` is set (as by `POST /api/auth/login`)
          *     and the browser goes to the sign-in's `returnTo` (a path of this service, default `/`).
          *     `error=access_denied` goes to `/login?cancelled=true`; every other failure to
-         *     `/login?error=oauth_failed`. The check cookies are cleared on every outcome. Failures are
-         *     logged with the error text, client IP and provider, and counted in `/metrics`.
+         *     `/login?error=oauth_failed`, with `&reason=` one of `account_exists`,
+         *     `email_not_verified`, `missing_email`, `invalid_claims` when the person can act on it.
+         *
+         *     A flow started by `POST /api/v1/me/connections/{provider}` links instead: the browser
+         *     must still carry the session cookie of the user who started it (`link_session_mismatch`),
+         *     the provider identity must not belong to another user (`account_conflict`), and the user
+         *     must have no other account at this provider (`already_linked`). No new session is issued;
+         *     success goes to `returnTo`, a cancel to `/?link=cancelled`, a failure to
+         *     `/?link=failed&reason=<reason>`.
+         *
+         *     The check cookies are cleared on every outcome. Failures are logged with the error text,
+         *     client IP and provider, and counted in `/metrics`.
          */
         get: operations["completeOAuthSignIn"];
         put?: never;
@@ -522,6 +539,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/connections/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A configured provider's id (`OAUTH_PROVIDERS`); any other value answers 404. */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a sign-in provider to the caller's account
+         * @description Starts the authorization code flow of `GET /api/auth/oauth/{provider}` (state cookie,
+         *     PKCE, nonce, the sealed check cookie), with the caller's id sealed in the check cookie: the
+         *     callback then links the provider account to the caller instead of signing anyone in. This
+         *     is the only way a provider account joins an existing account (never by e-mail).
+         *
+         *     It is a browser journey: the person logs in at the provider, and the callback requires
+         *     the session cookie of the same user in that browser, so the flow is started by a page of
+         *     this service (the session cookie with an allowed `Origin`, as every change made with it).
+         *     An HTML form gets `303 See Other` to the provider's authorization URL. A script asks with
+         *     `Accept: application/json` and gets `200` with that URL in `data.location`, then sends
+         *     the browser there itself (`fetch` cannot follow a redirect into another origin's login
+         *     page, and a page's `form-action 'self'` CSP blocks a form whose redirect leaves the
+         *     origin). When `returnTo` is not a path of this service or the provider cannot be reached,
+         *     the location is `/?link=failed&reason=<reason>` and no cookie is set. An API key is a
+         *     service principal, not a user (403).
+         */
+        post: operations["linkMyConnection"];
+        /**
+         * Unlink a sign-in provider from the caller's account
+         * @description Removes the link and the provider's stored tokens. 404 when the caller has no link to this
+         *     provider; 409 when it is the caller's only way to sign in (no password and no other
+         *     provider). A connection has no version of its own, so there is no `If-Match` here. An API
+         *     key is a service principal, not a user (403).
+         */
+        delete: operations["unlinkMyConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/login": {
         parameters: {
             query?: never;
@@ -535,7 +596,9 @@ export interface paths {
          *     per configured provider (`/api/auth/oauth/{provider}`), the e-mail and password form of
          *     `POST /api/auth/login` (an external script, no inline script: it passes the service's
          *     Content-Security-Policy), and a message for `cancelled=true` and for
-         *     `error=oauth_failed`. No token ever reaches the page's storage.
+         *     `error=oauth_failed` (a more precise one for the `reason`s the person can act on). After
+         *     the password sign-in the script goes to `returnTo` only when it is a path of this origin
+         *     (checked again in the page), otherwise to `/`. No token ever reaches the page's storage.
          */
         get: operations["getLoginPage"];
         put?: never;
@@ -555,8 +618,10 @@ export interface paths {
         };
         /**
          * Home page (HTML)
-         * @description Shows who is signed in (by the session cookie) with a sign-out button; without a valid
-         *     session it redirects to `/login`. Served outside the request validator like the docs pages.
+         * @description Shows who is signed in (by the session cookie) with a sign-out button, and each configured
+         *     provider with a button to link it (`POST /api/v1/me/connections/{provider}`) or unlink it
+         *     (`DELETE`, offered only when another way to sign in remains); without a valid session it
+         *     redirects to `/login`. Served outside the request validator like the docs pages.
          */
         get: operations["getHomePage"];
         put?: never;
@@ -1260,6 +1325,13 @@ export interface components {
             has_refresh_token: boolean;
             refreshed_at: components["schemas"]["NullableTimestamp"];
             refresh_failed_at: components["schemas"]["NullableTimestamp"];
+        };
+        OAuthLinkStart: {
+            data: {
+                /** @description Where to send the browser (`window.location.assign`): the authorization URL of the provider, or `/?link=failed&reason=<reason>` when the flow could not start. */
+                location: string;
+            };
+            meta: components["schemas"]["Meta"];
         };
         OAuthConnectionList: {
             data: components["schemas"]["OAuthConnection"][];
@@ -3379,7 +3451,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed in (to `returnTo`), cancelled (`/login?cancelled=true`) or failed (`/login?error=oauth_failed`). */
+            /** @description Signed in or linked (to `returnTo`), cancelled (`/login?cancelled=true`, `/?link=cancelled`) or failed (`/login?error=oauth_failed`, `/?link=failed`). */
             302: {
                 headers: {
                     /** @description A path of this service. */
@@ -3433,6 +3505,94 @@ export interface operations {
             503: components["responses"]["ApiServiceUnavailable"];
         };
     };
+    linkMyConnection: {
+        parameters: {
+            query?: {
+                /** @description Where to land once linked; a path of this service, never another origin. Default `/`. */
+                returnTo?: string;
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description A configured provider's id (`OAUTH_PROVIDERS`); any other value answers 404. */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to send the browser (asked with `Accept: application/json`). */
+            200: {
+                headers: {
+                    /** @description `oauth_state` and `oauth_flow` (only when going to the provider). */
+                    "Set-Cookie"?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthLinkStart"];
+                };
+            };
+            /** @description To the provider's authorization endpoint, or to `/?link=failed&reason=<reason>`. */
+            303: {
+                headers: {
+                    /** @description The authorization request URL, or the home page. */
+                    Location?: string;
+                    /** @description `oauth_state` and `oauth_flow` (only when going to the provider). */
+                    "Set-Cookie"?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    unlinkMyConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description A configured provider's id (`OAUTH_PROVIDERS`); any other value answers 404. */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlinked. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
     getLoginPage: {
         parameters: {
             query?: {
@@ -3440,7 +3600,9 @@ export interface operations {
                 cancelled?: string;
                 /** @description `oauth_failed` after a failed third-party sign-in. */
                 error?: string;
-                /** @description A path of this service to land on after signing in (default `/`). */
+                /** @description With `error=oauth_failed`: `account_exists` (sign in with the password, then link the provider), `email_not_verified`, `missing_email` or `invalid_claims`; other values are ignored. */
+                reason?: string;
+                /** @description A path of this service to land on after signing in (default `/`); checked once normalised (`/.//host` is refused), anything else becomes `/`. */
                 returnTo?: string;
             };
             header?: never;
@@ -3463,7 +3625,12 @@ export interface operations {
     };
     getHomePage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `cancelled` or `failed` after a link flow (with `reason`); the page says so. */
+                link?: string;
+                /** @description With `link=failed`: why (`account_conflict`, `already_linked`, `link_session_mismatch`, `invalid_claims`...); unknown values get a generic message. */
+                reason?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

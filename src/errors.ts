@@ -37,6 +37,7 @@ export class AppError extends Error {
 export const agentNotFound = () => new AppError('not_found', 'Agent not found');
 export const taskNotFound = () => new AppError('not_found', 'Task not found');
 export const userNotFound = () => new AppError('not_found', 'User not found');
+export const connectionNotFound = () => new AppError('not_found', 'No connection to this provider');
 
 export const stateConflict = (message: string, details?: Record<string, unknown>) =>
   new AppError('state_conflict', message, details);
@@ -89,6 +90,9 @@ export const invalidApiKey = () => new AppError('forbidden', 'Invalid API key');
 export const forbidden = (message: string) => new AppError('forbidden', message);
 /** What an API key gets where only a user makes sense (its profile, its connections, user management). */
 export const notAUser = () => forbidden('An API key is a service principal, not a user');
+/** Unlinking would leave the account with no way to sign in (no password, no other provider). */
+export const lastSignInMethod = () =>
+  new AppError('conflict', 'This provider is your only way to sign in: link another provider first');
 
 /** RFC 6749 section 5.2 errors of the token endpoint. */
 export type OAuthErrorCode = 'invalid_request' | 'invalid_grant' | 'unsupported_grant_type';
@@ -119,7 +123,12 @@ export type SignInFailureReason =
   | 'invalid_response'
   | 'provider_unreachable'
   | 'missing_email'
+  | 'email_not_verified'
+  | 'invalid_claims'
+  | 'account_exists'
   | 'account_conflict'
+  | 'already_linked'
+  | 'link_session_mismatch'
   | 'not_connected'
   | 'no_refresh_token'
   | 'refresh_in_progress'

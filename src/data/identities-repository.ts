@@ -7,6 +7,7 @@ export interface IdentitiesRepository {
   findBySubject(provider: string, subject: string): Promise<Identity | undefined>;
   listByUser(userId: string): Promise<Identity[]>;
   updateEmail(id: string, email: string | null, updatedAt: string): Promise<void>;
+  remove(userId: string, provider: string): Promise<boolean>;
 }
 
 export function createIdentitiesRepository(db: Knex | Knex.Transaction, mapper: RowMapper): IdentitiesRepository {
@@ -24,6 +25,9 @@ export function createIdentitiesRepository(db: Knex | Knex.Transaction, mapper: 
     },
     async updateEmail(id, email, updatedAt) {
       await db('user_identities').where({ id }).update({ email, updated_at: updatedAt });
+    },
+    async remove(userId, provider) {
+      return (await db('user_identities').where({ user_id: userId, provider }).delete()) > 0;
     },
   };
 }

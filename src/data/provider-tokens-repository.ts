@@ -16,6 +16,7 @@ export interface ProviderTokensRepository {
   completeRefresh(userId: string, provider: string, owner: string, tokens: SealedTokens, at: string): Promise<boolean>;
   /** Records a failed refresh, bumps the version and releases the lease (the stored tokens stay as they were). */
   failRefresh(userId: string, provider: string, owner: string, error: string, at: string): Promise<boolean>;
+  remove(userId: string, provider: string): Promise<boolean>;
 }
 
 export function createProviderTokensRepository(db: Knex | Knex.Transaction, mapper: RowMapper): ProviderTokensRepository {
@@ -89,6 +90,9 @@ export function createProviderTokensRepository(db: Knex | Knex.Transaction, mapp
           updated_at: at,
         });
       return updated === 1;
+    },
+    async remove(userId, provider) {
+      return (await row(userId, provider).delete()) > 0;
     },
   };
 }

@@ -1,10 +1,10 @@
 import { isUniqueViolation } from '../data/database-errors';
 import type { Store } from '../data/store';
 import { newId, now } from '../data/ids';
-import { SignInError } from '../errors';
-import { isEmail } from './email';
+import { connectionNotFound, lastSignInMethod, SignInError, userNotFound } from '../errors';
 import type { components } from '../../generated/api';
 import type { User } from './model';
+import { MAX_NAME_LENGTH } from './provider-claims';
 
 /** A user's account at a third-party provider (stored; never a response body). */
 export interface Identity {
@@ -39,92 +39,165 @@ export interface ProviderTokenRecord extends SealedTokens {
   updated_at: string;
 }
 
-/** What a verified ID token says about the person signing in. */
+/** What a verified ID token says about the person signing in, held to the contract's rules (checkProviderClaims). */
 export interface VerifiedIdentity {
   provider: string;
   subject: string;
+  /** Trimmed, lower-case, and an address api.yaml's Email accepts. */
   email?: string;
   emailVerified: boolean;
+  /** 1 to 100 characters, no control characters. */
   name?: string;
 }
 
 export type SignInOutcome = 'returning' | 'linked' | 'created';
 
-const MAX_NAME = 100;
+type SaveTokens = (store: Store, userId: string) => Promise<void>;
 
 /**
- * Finds the user of a provider identity, links it to the local account with the same e-mail when
- * the provider vouches for that address, or creates a user. The user, the identity and the tokens
- * (`saveTokens`) are written in one transaction: a failure leaves nothing half-created.
+ * Finds the user of a provider identity by (provider, subject), or creates a user from an e-mail
+ * the provider says is verified. A provider identity is never linked into an existing account by
+ * its e-mail: this service verifies no address itself, so the local account may have been signed
+ * up by someone else with the victim's address (account pre-hijacking). That sign-in is refused
+ * (`account_exists`): the owner signs in with their password and links the provider
+ * (linkIdentity). The user, the identity and the tokens (`saveTokens`) are written in one
+ * transaction: a failure leaves nothing half-created.
  */
-export async function signInWithIdentity(
-  store: Store,
-  identity: VerifiedIdentity,
-  saveTokens: (store: Store, userId: string) => Promise<void>,
-): Promise<{ user: User; outcome: SignInOutcome }> {
-  const attempt = () =>
+export function signInWithIdentity(store: Store, identity: VerifiedIdentity, saveTokens: SaveTokens): Promise<{ user: User; outcome: SignInOutcome }> {
+  return withOneRetry(() =>
     store.transaction(async (trx) => {
       const result = await resolveUser(trx, identity);
       await saveTokens(trx, result.user.id);
       return result;
-    });
+    }),
+  );
+}
+
+/**
+ * Links a provider identity to the signed-in user `userId`: refused when the identity already
+ * belongs to another user (`account_conflict`) or the user already has another account at this
+ * provider (`already_linked`). Linking the identity the user already has just stores the new tokens.
+ */
+export function linkIdentity(store: Store, userId: string, identity: VerifiedIdentity, saveTokens: SaveTokens): Promise<{ user: User; outcome: SignInOutcome }> {
+  return withOneRetry(() =>
+    store.transaction(async (trx) => {
+      const user = await trx.users.find(userId);
+      if (!user) throw new SignInError('link_session_mismatch', 'The account the link was started for no longer exists');
+      const known = await trx.identities.findBySubject(identity.provider, identity.subject);
+      if (known && known.user_id !== userId) {
+        throw new SignInError('account_conflict', 'This provider account is already linked to another user');
+      }
+      if (known) {
+        await refreshIdentityEmail(trx, known, identity);
+        await saveTokens(trx, userId);
+        return { user, outcome: 'returning' as const };
+      }
+      if ((await trx.identities.listByUser(userId)).some((linked) => linked.provider === identity.provider)) {
+        throw new SignInError('already_linked', 'The user is already linked to another account at this provider: unlink it first');
+      }
+      await insertIdentity(trx, user.id, identity);
+      await saveTokens(trx, userId);
+      return { user, outcome: 'linked' as const };
+    }),
+  );
+}
+
+/**
+ * Removes the user's link to `provider` and its stored tokens. Refused (409) when it is the user's
+ * only way to sign in: no password and no other provider. The user's row is locked first, so two
+ * unlinks at once cannot both pass that check.
+ */
+export async function unlinkIdentity(store: Store, userId: string, provider: string): Promise<void> {
+  await store.transaction(async (trx) => {
+    const user = await trx.users.find(userId, { lock: true });
+    if (!user) throw userNotFound();
+    const methods = await listSignInMethods(trx, user);
+    if (!methods.identities.some((identity) => identity.provider === provider)) throw connectionNotFound();
+    if (!methods.canUnlink) throw lastSignInMethod();
+    await trx.identities.remove(userId, provider);
+    await trx.providerTokens.remove(userId, provider);
+  });
+}
+
+export interface SignInMethods {
+  hasPassword: boolean;
+  identities: Identity[];
+  /** Whether any one link can go and still leave a way to sign in. */
+  canUnlink: boolean;
+}
+
+/** How `user` can sign in: a password, and the linked provider accounts. */
+export async function listSignInMethods(store: Store, user: User): Promise<SignInMethods> {
+  const hasPassword = Boolean((await store.users.findWithHashByEmail(user.email))?.password_hash);
+  const identities = await store.identities.listByUser(user.id);
+  return { hasPassword, identities, canUnlink: hasPassword || identities.length > 1 };
+}
+
+async function withOneRetry<T>(attempt: () => Promise<T>): Promise<T> {
   try {
     return await attempt();
   } catch (error) {
-    // Two first sign-ins of one person at once: the loser finds the identity the winner created.
+    // Two first sign-ins (or links) at once: the loser finds what the winner wrote, and decides again.
     if (isUniqueViolation(error)) return attempt();
     throw error;
   }
 }
 
 async function resolveUser(store: Store, identity: VerifiedIdentity): Promise<{ user: User; outcome: SignInOutcome }> {
-  const timestamp = now();
-  // Only an address the contract's own e-mail rule accepts is ever stored or shown.
-  const offered = identity.email?.trim().toLowerCase();
-  const email = offered !== undefined && isEmail(offered) ? offered : undefined;
   const known = await store.identities.findBySubject(identity.provider, identity.subject);
   if (known) {
     const user = await store.users.find(known.user_id);
     if (!user) throw new Error(`identity ${known.id} names a missing user`);
-    if (email !== undefined && email !== known.email) await store.identities.updateEmail(known.id, email, timestamp);
+    await refreshIdentityEmail(store, known, identity);
     return { user, outcome: 'returning' };
   }
+  const { email } = identity;
   if (!email) {
-    throw new SignInError('missing_email', 'The provider gave no usable e-mail address (is the "email" scope granted?)');
+    throw new SignInError('missing_email', 'The provider gave no e-mail address (is the "email" scope granted?)');
   }
-  const existing = await store.users.findByEmail(email);
-  if (existing && !identity.emailVerified) {
-    throw new SignInError('account_conflict', 'A local account has this e-mail, and the provider does not say the address is verified: not linked');
+  // An address the provider does not vouch for is not even looked up: it may be someone else's.
+  if (!identity.emailVerified) {
+    throw new SignInError('email_not_verified', 'The provider does not say the e-mail address is verified: no account is created from it');
   }
-  if (existing && (await store.identities.listByUser(existing.id)).some((linked) => linked.provider === identity.provider)) {
-    throw new SignInError('account_conflict', 'The local account with this e-mail is already linked to another account at this provider');
+  if (await store.users.findByEmail(email)) {
+    throw new SignInError('account_exists', 'A local account has this e-mail: its owner must sign in with the password and link the provider (never linked by e-mail)');
   }
-  const user = existing ?? (await store.users.insert({
+  const timestamp = now();
+  const user = await store.users.insert({
     id: newId(),
-    name: displayName(identity, email),
+    name: identity.name ?? displayNameOf(email),
     email,
     age: null,
     role: 'user',
     password_hash: null,
     created_at: timestamp,
     updated_at: timestamp,
-  }));
+  });
+  await insertIdentity(store, user.id, identity);
+  return { user, outcome: 'created' };
+}
+
+async function insertIdentity(store: Store, userId: string, identity: VerifiedIdentity): Promise<void> {
+  const timestamp = now();
   await store.identities.insert({
     id: newId(),
-    user_id: user.id,
+    user_id: userId,
     provider: identity.provider,
     subject: identity.subject,
-    email,
+    email: identity.email ?? null,
     created_at: timestamp,
     updated_at: timestamp,
   });
-  return { user, outcome: existing ? 'linked' : 'created' };
 }
 
-function displayName(identity: VerifiedIdentity, email: string): string {
-  // A provider's name is stored as text: no NUL, no lone surrogate (see refuseUnstorableText).
-  const name = identity.name?.replaceAll('\u0000', '').toWellFormed().trim() || email.split('@')[0] || email;
-  return [...name].slice(0, MAX_NAME).join('');
+/** The identity's e-mail is the address the provider last gave (shown in the connections list, never used to find anyone). */
+async function refreshIdentityEmail(store: Store, known: Identity, identity: VerifiedIdentity): Promise<void> {
+  if (identity.email !== undefined && identity.email !== known.email) await store.identities.updateEmail(known.id, identity.email, now());
+}
+
+/** The e-mail's local part (ASCII, by the e-mail rule), cut to the name's 100 characters. */
+function displayNameOf(email: string): string {
+  return (email.split('@')[0] || email).slice(0, MAX_NAME_LENGTH);
 }
 
 export type Connection = components['schemas']['OAuthConnection'];

@@ -38,7 +38,7 @@ export function createSignIn(deps: { config: Config; store: Store; sessions: Ses
     telemetry,
     publicUrl: config.publicUrl,
   });
-  const pages = createPagesRouter({ sessions, cookieName: config.auth.sessionCookieName, providers: config.oauth.providers, publicUrl: config.publicUrl });
+  const pages = createPagesRouter({ store, sessions, cookieName: config.auth.sessionCookieName, providers: config.oauth.providers, publicUrl: config.publicUrl });
   const providerTokens = createProviderTokenVault({ store, providers, cipher, onRefreshFailure: telemetry.refreshFailed });
   return { pages, routes, providerTokens };
 }

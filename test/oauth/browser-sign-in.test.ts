@@ -110,6 +110,85 @@ describeInBrowser('third-party sign-in in Chromium [sqlite]', () => {
     expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
     expect(problems).toEqual({ cspViolations: [], pageErrors: [] });
   });
+
+  it.each(['/.//evil.example/', '/%2e//evil.example/', 'https://evil.example/'])(
+    'when a person signs in with the password on /login?returnTo=%s, then they land on the service\'s own /, never on another origin',
+    async (returnTo) => {
+      const visited: string[] = [];
+      await context.route((url) => url.hostname.endsWith('evil.example'), (route) => {
+        visited.push(route.request().url());
+        return route.abort();
+      });
+      const local = await world.app.signUp();
+      await page.goto(`${world.baseUrl}/login?returnTo=${encodeURIComponent(returnTo)}`);
+      expect(await page.locator('#password-form').getAttribute('data-return-to')).toBe('/');
+      await page.getByLabel('E-mail').fill(local.user.email);
+      await page.getByLabel('Password').fill(local.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.waitForURL(`${world.baseUrl}/`);
+      await expectText(page.locator('#signed-in-as'), local.user.email, 'containing');
+      expect(new URL(page.url()).origin).toBe(world.baseUrl);
+      expect(visited).toEqual([]);
+      expect(problems).toEqual({ cspViolations: [], pageErrors: [] });
+    },
+  );
+
+  it('when the page\'s returnTo attribute holds another origin anyway, then the script itself still goes to its own /', async () => {
+    for (const planted of ['/.//evil.example/', '//evil.example/', '/\\evil.example/', 'https://evil.example/', 'javascript:alert(1)']) {
+      const local = await world.app.signUp();
+      await page.goto(`${world.baseUrl}/login`);
+      await page.locator('#password-form').evaluate((form, value) => form.setAttribute('data-return-to', value), planted);
+      await page.getByLabel('E-mail').fill(local.user.email);
+      await page.getByLabel('Password').fill(local.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.waitForURL(`${world.baseUrl}/`);
+      expect(page.url()).toBe(`${world.baseUrl}/`);
+      await context.clearCookies();
+    }
+    expect(problems).toEqual({ cspViolations: [], pageErrors: [] });
+  });
+
+  it('when a provider sign-in meets a local account with the same e-mail, then /login says to sign in with the password and link; the person does so from /, and can unlink again', async () => {
+    const local = await world.app.signUp();
+    const login = newLogin('owner');
+    world.idp.accounts.set(login, { email: local.user.email, email_verified: true, name: 'The Owner' });
+
+    await page.goto(`${world.baseUrl}/login`);
+    await page.getByRole('link', { name: 'Sign in with Test IdP', exact: true }).click();
+    await signInAtProvider(login);
+    await page.waitForURL(`${world.baseUrl}/login?error=oauth_failed&reason=account_exists`);
+    await expectText(
+      page.locator('#failed-message'),
+      'An account with this e-mail address already exists here. Sign in with your e-mail and password first, then link the provider from your home page.',
+    );
+    expect(await cookieNamed('agent_fleet_session')).toBeUndefined();
+
+    await page.getByLabel('E-mail').fill(local.user.email);
+    await page.getByLabel('Password').fill(local.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${world.baseUrl}/`);
+    // The provider remembers the person and the grant (single sign-on): it may send them straight back.
+    await page.getByRole('button', { name: 'Link Test IdP', exact: true }).click();
+    await page.waitForURL((url) => url.href.startsWith(`${world.idp.issuer}/interaction/`) || url.href === `${world.baseUrl}/`);
+    if (page.url().startsWith(world.idp.issuer)) await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${world.baseUrl}/`);
+    await expectText(page.locator('.connections li').first(), `Test IdP: linked as ${local.user.email}`, 'containing');
+
+    await page.getByRole('button', { name: 'Unlink Test IdP', exact: true }).click();
+    await page.getByRole('button', { name: 'Link Test IdP', exact: true }).waitFor({ state: 'visible', timeout: 5000 });
+    expect(await world.app.database.db('user_identities').where({ user_id: local.user.id })).toEqual([]);
+    expect(problems).toEqual({ cspViolations: [], pageErrors: [] });
+  });
+
+  /** The provider's development login and consent pages, as a person fills them in. */
+  async function signInAtProvider(login: string): Promise<void> {
+    await page.waitForURL(`${world.idp.issuer}/interaction/**`);
+    await page.fill('input[name="login"]', login);
+    await page.fill('input[name="password"]', 'any password');
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${world.idp.issuer}/interaction/**`);
+    await page.getByRole('button', { name: 'Continue' }).click();
+  }
 });
 
 /** Waits (up to 5 s) for the element to be visible with this text, or containing it. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { calculatePKCECodeChallenge } from 'openid-client';
 import { createFlowCookieSealer } from '../../src/auth/oauth/flow-cookie';
 import { createTokenCipher } from '../../src/auth/oauth/token-cipher';
@@ -214,34 +215,86 @@ describeOAuth('third-party sign-in', (world) => {
     });
   });
 
-  describe('linking to an existing local account', () => {
-    it('when the provider says the e-mail is verified, then the identity is linked to the local account with that e-mail', async () => {
-      const local = await world().app.signUp();
-      const login = newLogin('linked');
-      world().idp.accounts.set(login, { email: local.user.email.toUpperCase(), email_verified: true, name: 'Someone Else' });
+  describe('an existing local account with the provider\'s e-mail (account pre-hijacking)', () => {
+    /** The attacker's move: a real sign-up, with the victim's address and the attacker's password (the service verifies no e-mail). */
+    const squat = async (email: string) => {
+      const password = `attacker-${randomBytes(8).toString('hex')}`;
+      const res = await fetch(new URL('/api/v1/users', world().baseUrl), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Not The Victim', email, password }),
+      });
+      expect(res.status).toBe(201);
+      return { id: ((await res.json()) as { data: { id: string } }).data.id, password };
+    };
+
+    it('when someone signed up with the victim\'s address and the victim signs in with a provider that verified it, then the sign-in is refused (account_exists) and nothing is linked into the squatted account', async () => {
+      const login = newLogin('victim');
+      const victimEmail = `${login}@victim.example`;
+      const attacker = await squat(victimEmail.toUpperCase());
+      world().idp.accounts.set(login, { email: victimEmail, email_verified: true, name: 'The Victim' });
       const before = await rowCounts();
+
       const journey = await signIn(world(), { login });
       remember(journey);
-      expect(journey.callback.headers.get('location')).toBe('/');
-      const after = await rowCounts();
-      expect(after.users).toBe(before.users);
-      expect(after.identities).toBe(before.identities + 1);
-      const identity = await db()('user_identities').where({ provider: 'idp', subject: login }).first();
-      expect(identity.user_id).toBe(local.user.id);
-      const me = await world().app.anonymous.get('/api/v1/me').set('Cookie', `agent_fleet_session=${cookiesOf(journey.callback).agent_fleet_session?.value}`);
-      expect(me.body.data).toMatchObject({ id: local.user.id, name: local.user.name });
+      await expectRefused(journey.callback, `${FAILED}&reason=account_exists`, before);
+      expect(await db()('user_identities').where({ user_id: attacker.id })).toEqual([]);
+      expect(await db()('provider_tokens').where({ user_id: attacker.id })).toEqual([]);
+      expect(lastFailure()).toMatchObject({ reason: 'account_exists', provider: 'idp', stage: 'callback', error: expect.stringContaining('never linked by e-mail') });
+
+      // The attacker's password opens an account that has no provider account in it.
+      const login2 = await fetch(new URL('/api/auth/login', world().baseUrl), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: victimEmail, password: attacker.password }),
+      });
+      expect(login2.status).toBe(200);
+      const token = ((await login2.json()) as { data: { access_token: string } }).data.access_token;
+      const connections = await world().app.anonymous.get('/api/v1/me/connections').set('Authorization', `Bearer ${token}`);
+      expect(connections.body.data).toEqual([]);
+
+      const page = await world().app.anonymous.get('/login').query({ error: 'oauth_failed', reason: 'account_exists' });
+      expect(page.text).toContain(
+        '<p class="problem" role="alert" id="failed-message">An account with this e-mail address already exists here. Sign in with your e-mail and password first, then link the provider from your home page.</p>',
+      );
     });
 
-    it('when the provider does not say the e-mail is verified, then nothing is linked or created and the sign-in fails', async () => {
+    it('when the provider does not say the address is verified, then no account is created from it (email_not_verified), whether or not a local account has it', async () => {
       const local = await world().app.signUp();
-      const login = newLogin('unverified');
-      world().idp.accounts.set(login, { email: local.user.email, email_verified: false });
+      for (const email of [local.user.email, `${newLogin('nobody')}@idp.example`]) {
+        const login = newLogin('unverified');
+        world().idp.accounts.set(login, { email, email_verified: false });
+        const before = await rowCounts();
+        const journey = await signIn(world(), { login });
+        remember(journey);
+        await expectRefused(journey.callback, `${FAILED}&reason=email_not_verified`, before);
+        expect(await db()('users').where({ email }).whereNot({ id: local.user.id })).toEqual([]);
+        expect(lastFailure()).toMatchObject({ reason: 'email_not_verified', provider: 'idp', error: expect.stringContaining('not say the e-mail address is verified') });
+      }
+      expect(await db()('user_identities').where({ user_id: local.user.id })).toEqual([]);
+    });
+
+    it('when a person already linked comes back with an unverified or changed address, then they are still found by (provider, subject)', async () => {
+      const login = newLogin('returning');
+      const first = await signIn(world(), { login });
+      remember(first);
+      world().idp.accounts.set(login, { email: `${login}@elsewhere.example`, email_verified: false });
+      const again = await signIn(world(), { login });
+      remember(again);
+      expect(again.callback.headers.get('location')).toBe('/');
+      const identity = await db()('user_identities').where({ provider: 'idp', subject: login }).first();
+      expect(identity.email).toBe(`${login}@elsewhere.example`);
+      const user = await db()('users').where({ id: identity.user_id }).first();
+      expect(user.email).toBe(emailOf(login));
+    });
+
+    it('when the provider gives no e-mail at all, then the first sign-in is refused (missing_email)', async () => {
+      const { browser, callbackUrl } = await authorize();
+      world().idp.tamperTokenResponse = async (body) => {
+        body.id_token = await world().idp.resignIdToken(String(body.id_token), ({ email: _email, email_verified: _verified, ...claims }) => claims);
+      };
       const before = await rowCounts();
-      const journey = await signIn(world(), { login });
-      remember(journey);
-      await expectRefused(journey.callback, FAILED, before);
-      const line = world().app.logs.lines.find((entry) => entry.reason === 'account_conflict');
-      expect(line).toMatchObject({ provider: 'idp', error: expect.stringContaining('not say the address is verified') });
+      await expectRefused(await browser.get(callbackUrl), `${FAILED}&reason=missing_email`, before);
     });
   });
 
@@ -410,7 +463,7 @@ describeOAuth('third-party sign-in', (world) => {
       expect(lastFailure()).toMatchObject({ reason: 'internal_error', level: 'error' });
     });
 
-    it.each(['https://evil.example/', '//evil.example/path', '/\\evil.example', 'javascript:alert(1)', `/${'a'.repeat(2048)}`])(
+    it.each(['https://evil.example/', '//evil.example/path', '/\\evil.example', '/.//evil.example/', '/%2e//evil.example', 'javascript:alert(1)', `/${'a'.repeat(2048)}`])(
       'when returnTo is %p (an open redirect), then the start refuses it: no provider, no check cookie, nothing created',
       async (returnTo) => {
         const before = await rowCounts();

@@ -95,6 +95,11 @@ export class CookieJarClient {
     });
   }
 
+  /** Any method, with the jar's cookies added to `headers` (an Origin, Accept or Authorization the test chooses). */
+  request(url: string | URL, method: string, headers: Record<string, string> = {}): Promise<Response> {
+    return this.send(new URL(url), { method, headers });
+  }
+
   private async send(url: URL, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<Response> {
     const cookie = this.jar.header(url);
     const response = await fetch(url, {

@@ -8,6 +8,8 @@ export interface PendingSignIn {
   codeVerifier: string;
   nonce: string;
   returnTo: string;
+  /** Set when a signed-in user started the flow to link this provider (never by the sign-in start). */
+  linkUserId?: string;
 }
 
 export interface FlowCookieSealer {
@@ -37,10 +39,12 @@ export function createFlowCookieSealer(masterKey: Buffer, clock: () => number = 
           contentEncryptionAlgorithms: ['A256GCM'],
           currentDate: new Date(clock()),
         });
-        const { provider, state, codeVerifier, nonce, returnTo } = payload;
+        const { provider, state, codeVerifier, nonce, returnTo, linkUserId } = payload;
         const fields = [provider, state, codeVerifier, nonce, returnTo];
         if (!fields.every((field) => typeof field === 'string')) return undefined;
-        return { provider, state, codeVerifier, nonce, returnTo } as PendingSignIn;
+        const pending = { provider, state, codeVerifier, nonce, returnTo } as PendingSignIn;
+        if (linkUserId === undefined) return pending;
+        return typeof linkUserId === 'string' ? { ...pending, linkUserId } : undefined;
       } catch {
         return undefined;
       }

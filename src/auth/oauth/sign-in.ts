@@ -1,7 +1,8 @@
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import * as client from 'openid-client';
 import type { Store } from '../../data/store';
-import { signInWithIdentity, type SignInOutcome } from '../../domain/identities';
+import { linkIdentity, signInWithIdentity, type SignInOutcome } from '../../domain/identities';
+import { checkProviderClaims } from '../../domain/provider-claims';
 import type { User } from '../../domain/model';
 import { SignInError } from '../../errors';
 import type { FlowCookieSealer, PendingSignIn } from './flow-cookie';
@@ -39,8 +40,12 @@ export interface CompletedSignIn {
 const VERIFIER_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const VERIFIER_LENGTH = 64;
 
-/** The authorization request of the specification: code flow with state, PKCE S256 (every client, as RFC 9700 advises) and nonce. */
-export async function startSignIn(provider: OAuthProvider, sealer: FlowCookieSealer, returnTo: string): Promise<StartedSignIn> {
+/**
+ * The authorization request of the specification: code flow with state, PKCE S256 (every client,
+ * as RFC 9700 advises) and nonce. With `linkUserId` (a signed-in user's own request) the callback
+ * links the identity to that user instead of signing anyone in.
+ */
+export async function startSignIn(provider: OAuthProvider, sealer: FlowCookieSealer, returnTo: string, linkUserId?: string): Promise<StartedSignIn> {
   const configuration = await provider.client();
   const pending: PendingSignIn = {
     provider: provider.config.id,
@@ -48,6 +53,7 @@ export async function startSignIn(provider: OAuthProvider, sealer: FlowCookieSea
     codeVerifier: randomVerifier(),
     nonce: client.randomNonce(),
     returnTo,
+    ...(linkUserId === undefined ? {} : { linkUserId }),
   };
   const url = client.buildAuthorizationUrl(configuration, {
     redirect_uri: provider.config.redirectUri,
@@ -61,20 +67,29 @@ export async function startSignIn(provider: OAuthProvider, sealer: FlowCookieSea
 }
 
 /**
- * The callback: state first, then the provider's error if any, then the code exchange (with the
- * verifier, and the ID token's signature, issuer, audience, expiry and nonce checked), then the
- * user, identity and tokens in one transaction.
+ * The rest of the callback: the provider's error if any; for a link, the browser must still be
+ * signed in as the user who started it (`sessionUserId`); then the code exchange (with the
+ * verifier, and the ID token's signature, issuer, audience, expiry and nonce checked), the claims
+ * held to the contract's rules, and the user, identity and tokens in one transaction.
  */
-export async function completeSignIn(provider: OAuthProvider, deps: SignInDependencies, input: CallbackInput): Promise<CompletedSignIn> {
-  const pending = await checkState(provider, deps.sealer, input);
-  const error = input.query.error;
+export async function completeSignIn(
+  provider: OAuthProvider,
+  deps: SignInDependencies,
+  pending: PendingSignIn,
+  query: Record<string, unknown>,
+  sessionUserId: () => Promise<string | undefined>,
+): Promise<CompletedSignIn> {
+  const error = query.error;
   if (error !== undefined) {
-    const description = typeof input.query.error_description === 'string' ? `: ${input.query.error_description}` : '';
+    const description = typeof query.error_description === 'string' ? `: ${query.error_description}` : '';
     if (error === 'access_denied') throw new SignInError('access_denied', `The user or the provider denied access${description}`);
     throw new SignInError('provider_error', `The provider answered ${String(error)}${description}`);
   }
+  if (pending.linkUserId !== undefined && (await sessionUserId()) !== pending.linkUserId) {
+    throw new SignInError('link_session_mismatch', 'The browser is no longer signed in as the user who started the link');
+  }
   const configuration = await provider.client();
-  const tokens = await client.authorizationCodeGrant(configuration, callbackUrl(provider, input.query), {
+  const tokens = await client.authorizationCodeGrant(configuration, callbackUrl(provider, query), {
     pkceCodeVerifier: pending.codeVerifier,
     expectedNonce: pending.nonce,
     expectedState: pending.state,
@@ -82,24 +97,22 @@ export async function completeSignIn(provider: OAuthProvider, deps: SignInDepend
   });
   const claims = tokens.claims();
   if (!claims) throw new SignInError('invalid_id_token', 'The token response holds no ID token');
+  const identity = checkProviderClaims(provider.config.id, claims);
   const clock = deps.clock ?? Date.now;
-  const { user, outcome } = await signInWithIdentity(
-    deps.store,
-    {
-      provider: provider.config.id,
-      subject: claims.sub,
-      email: typeof claims.email === 'string' ? claims.email : undefined,
-      emailVerified: claims.email_verified === true || claims.email_verified === 'true',
-      name: typeof claims.name === 'string' ? claims.name : undefined,
-    },
-    (store, userId) =>
-      store.providerTokens.save(userId, provider.config.id, sealTokens(deps.cipher, userId, provider.config.id, tokens, clock()), new Date(clock()).toISOString()),
-  );
+  const saveTokens = (store: Store, userId: string) =>
+    store.providerTokens.save(userId, provider.config.id, sealTokens(deps.cipher, userId, provider.config.id, tokens, clock()), new Date(clock()).toISOString());
+  const { user, outcome } =
+    pending.linkUserId === undefined
+      ? await signInWithIdentity(deps.store, identity, saveTokens)
+      : await linkIdentity(deps.store, pending.linkUserId, identity, saveTokens);
   return { user, outcome, returnTo: pending.returnTo };
 }
 
-/** Rejects a missing, different or foreign state before anything else happens (CSRF). */
-async function checkState(provider: OAuthProvider, sealer: FlowCookieSealer, input: CallbackInput): Promise<PendingSignIn> {
+/**
+ * The callback's first step: rejects a missing, different or foreign state before anything else
+ * happens (CSRF), and answers what the start sealed.
+ */
+export async function openCallback(provider: OAuthProvider, sealer: FlowCookieSealer, input: CallbackInput): Promise<PendingSignIn> {
   const received = input.query.state;
   if (typeof received !== 'string' || received === '') throw new SignInError('invalid_state', 'The callback carries no state');
   if (!input.stateCookie || !input.flowCookie) throw new SignInError('invalid_state', 'The oauth_state or check cookie is missing (expired, or another browser)');

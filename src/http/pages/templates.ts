@@ -5,7 +5,37 @@ export interface LoginPageModel {
   returnTo: string;
   cancelled: boolean;
   failed: boolean;
+  /** Why the third-party sign-in failed, as the callback named it (any text: only known ones are shown). */
+  reason?: string | undefined;
 }
+
+export interface HomePageModel {
+  user: User;
+  /** Every configured provider, and any linked one no longer configured. */
+  connections: ReadonlyArray<{ id: string; name: string; linked: boolean; linkedAs: string | null | undefined }>;
+  /** Whether a link can go and leave a way to sign in (a password or another link). */
+  canUnlink: boolean;
+  /** After a link flow: cancelled, or failed with the callback's reason. */
+  notice?: { kind: 'cancelled' } | { kind: 'failed'; reason: string } | undefined;
+}
+
+const SIGN_IN_FAILURES: Record<string, string> = {
+  account_exists:
+    'An account with this e-mail address already exists here. Sign in with your e-mail and password first, then link the provider from your home page.',
+  email_not_verified:
+    'The provider has not verified your e-mail address, so no account can be created from it. Verify it at the provider, or sign up with e-mail and password.',
+  missing_email: 'The provider did not share your e-mail address. Allow it at the provider and try again, or sign in another way.',
+  invalid_claims: 'The provider sent account details this service cannot accept (such as an invalid e-mail address). Please sign in another way.',
+};
+const DEFAULT_SIGN_IN_FAILURE = 'Signing in with the provider did not work. Please try again; if it keeps failing, sign in another way.';
+
+const LINK_FAILURES: Record<string, string> = {
+  account_conflict: 'That provider account is already linked to another user of this service: nothing was linked.',
+  already_linked: 'Your account is already linked to another account at that provider: unlink it first.',
+  link_session_mismatch: 'You were no longer signed in as the same user when the provider sent you back: nothing was linked.',
+  invalid_claims: 'The provider sent account details this service cannot accept: nothing was linked.',
+};
+const DEFAULT_LINK_FAILURE = 'Linking the provider did not work: nothing was linked. Please try again.';
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
@@ -28,11 +58,11 @@ ${body}
 </html>
 `;
 
-export function renderLoginPage({ providers, returnTo, cancelled, failed }: LoginPageModel): string {
+export function renderLoginPage({ providers, returnTo, cancelled, failed, reason }: LoginPageModel): string {
   const query = returnTo === '/' ? '' : `?returnTo=${encodeURIComponent(returnTo)}`;
   const messages = [
     cancelled ? '<p class="notice" role="status" id="cancelled-message">Sign-in was cancelled. You can try again, or sign in another way.</p>' : '',
-    failed ? '<p class="problem" role="alert" id="failed-message">Signing in with the provider did not work. Please try again; if it keeps failing, sign in another way.</p>' : '',
+    failed ? `<p class="problem" role="alert" id="failed-message">${escapeHtml(knownMessage(SIGN_IN_FAILURES, reason) ?? DEFAULT_SIGN_IN_FAILURE)}</p>` : '',
   ].filter(Boolean);
   const buttons = providers.map(
     (provider) =>
@@ -53,12 +83,44 @@ export function renderLoginPage({ providers, returnTo, cancelled, failed }: Logi
   );
 }
 
-export function renderHomePage(user: User): string {
+export function renderHomePage({ user, connections, canUnlink, notice }: HomePageModel): string {
+  const message =
+    notice === undefined
+      ? ''
+      : notice.kind === 'cancelled'
+        ? '<p class="notice" role="status" id="link-message">Linking was cancelled: nothing was linked.</p>'
+        : `<p class="problem" role="alert" id="link-message">${escapeHtml(knownMessage(LINK_FAILURES, notice.reason) ?? DEFAULT_LINK_FAILURE)}</p>`;
+  const items = connections.map((connection) => {
+    const id = escapeHtml(connection.id);
+    const name = escapeHtml(connection.name);
+    if (!connection.linked) {
+      return `<li><span>${name}</span> <button type="button" class="link-provider" data-provider="${id}">Link ${name}</button></li>`;
+    }
+    const as = connection.linkedAs ? ` as ${escapeHtml(connection.linkedAs)}` : '';
+    const unlink = canUnlink ? ` <button type="button" class="unlink-provider" data-provider="${id}">Unlink ${name}</button>` : '';
+    return `<li><span>${name}: linked${as}</span>${unlink}</li>`;
+  });
+  const connectionsSection =
+    items.length === 0
+      ? ''
+      : `
+      <h2>Sign-in providers</h2>
+      ${message}
+      <ul class="connections" aria-label="Sign-in providers">
+        ${items.join('\n        ')}
+      </ul>
+      ${canUnlink ? '' : '<p class="hint">Your only way to sign in is a linked provider, so it cannot be unlinked.</p>'}
+      <p class="problem" role="alert" id="connections-problem" hidden></p>`;
   return layout(
     'Home',
     `      <h1>agent fleet</h1>
-      <p id="signed-in-as">Signed in as <strong>${escapeHtml(user.name)}</strong> (${escapeHtml(user.email)})</p>
+      <p id="signed-in-as">Signed in as <strong>${escapeHtml(user.name)}</strong> (${escapeHtml(user.email)})</p>${connectionsSection}
       <button type="button" id="sign-out">Sign out</button>`,
     'home.js',
   );
+}
+
+/** Only the service's own texts for the reasons it knows: a reason from the query is never echoed. */
+function knownMessage(messages: Record<string, string>, reason: string | undefined): string | undefined {
+  return reason !== undefined && Object.hasOwn(messages, reason) ? messages[reason] : undefined;
 }

@@ -4,16 +4,18 @@ import { describeFailure, type FailureDescription } from '../../auth/oauth/failu
 import { FLOW_LIFETIME_SECONDS } from '../../auth/oauth/flow-cookie';
 import { REFRESH_LEAD_MS } from '../../auth/oauth/provider-tokens';
 import type { OAuthProvider, ProviderRegistry } from '../../auth/oauth/providers';
-import { completeSignIn, startSignIn, type SignInDependencies } from '../../auth/oauth/sign-in';
+import { completeSignIn, openCallback, startSignIn, type SignInDependencies } from '../../auth/oauth/sign-in';
 import type { SessionService } from '../../auth/sessions';
-import { listConnections } from '../../domain/identities';
-import { AppError, notAUser, SignInError } from '../../errors';
+import type { Principal } from '../../domain/access';
+import { listConnections, unlinkIdentity } from '../../domain/identities';
+import { AppError, notAUser, SignInError, type SignInFailureReason } from '../../errors';
 import type { Logger } from '../../logger';
 import { principalOf } from '../authenticate';
 import { contentTag, sendRead } from '../caching';
 import { envelope } from '../envelope';
 import type { OAuthTelemetry } from '../oauth-telemetry';
 import { checkReturnTo } from '../return-to';
+import { sessionOfCookie } from '../session';
 import type { Handler } from '../typed-handler';
 import { SESSION_COOKIE_OPTIONS } from './auth';
 
@@ -25,6 +27,9 @@ const CHECK_COOKIE: CookieOptions = { ...CHECK_COOKIE_BASE, maxAge: FLOW_LIFETIM
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 const LOGIN_FAILED = '/login?error=oauth_failed';
 const LOGIN_CANCELLED = '/login?cancelled=true';
+const LINK_FAILED = '/?link=failed';
+const LINK_CANCELLED = '/?link=cancelled';
+const PERSON_REASONS: ReadonlySet<SignInFailureReason> = new Set(['account_exists', 'email_not_verified', 'missing_email', 'invalid_claims']);
 
 export interface OAuthRouteDependencies extends SignInDependencies {
   providers: ProviderRegistry;
@@ -35,7 +40,7 @@ export interface OAuthRouteDependencies extends SignInDependencies {
   publicUrl: string;
 }
 
-/** GET /api/auth/oauth/{provider}, its callback, and GET /api/v1/me/connections. */
+/** GET /api/auth/oauth/{provider}, its callback, and the caller's connections (list, link, unlink). */
 export function oauthRoutes(deps: OAuthRouteDependencies): Router {
   const start: Handler<'startOAuthSignIn'> = async (req, res) => {
     const provider = findProvider(deps.providers, req.params.provider);
@@ -54,30 +59,80 @@ export function oauthRoutes(deps: OAuthRouteDependencies): Router {
     // Whatever happens next, the check values are spent.
     res.set(NO_STORE).clearCookie(STATE_COOKIE, CHECK_COOKIE_BASE).clearCookie(FLOW_COOKIE, CHECK_COOKIE_BASE);
     const provider = findProvider(deps.providers, req.params.provider);
+    let linking = false;
     try {
       const cookies = parseCookies(req.headers.cookie ?? '');
-      const signedIn = await completeSignIn(provider, deps, { query: req.query as Record<string, unknown>, stateCookie: cookies[STATE_COOKIE], flowCookie: cookies[FLOW_COOKIE] });
-      const session = await deps.sessions.begin(signedIn.user, 'provider');
-      res.cookie(deps.cookieName, session.access_token, { ...SESSION_COOKIE_OPTIONS, maxAge: session.expires_in * 1000 });
-      deps.logger.info({ reqId: req.id, provider: provider.config.id, userId: signedIn.user.id, outcome: signedIn.outcome }, 'third-party sign-in succeeded');
-      redirect(res, checkReturnTo(signedIn.returnTo, deps.publicUrl) ?? '/');
+      const pending = await openCallback(provider, deps.sealer, { query: req.query as Record<string, unknown>, stateCookie: cookies[STATE_COOKIE], flowCookie: cookies[FLOW_COOKIE] });
+      linking = pending.linkUserId !== undefined;
+      const done = await completeSignIn(provider, deps, pending, req.query as Record<string, unknown>, async () =>
+        (await sessionOfCookie(deps.sessions, deps.cookieName, req.headers.cookie))?.user.id,
+      );
+      if (!linking) {
+        const session = await deps.sessions.begin(done.user, 'provider');
+        res.cookie(deps.cookieName, session.access_token, { ...SESSION_COOKIE_OPTIONS, maxAge: session.expires_in * 1000 });
+      }
+      const message = linking ? 'third-party account linked' : 'third-party sign-in succeeded';
+      deps.logger.info({ reqId: req.id, provider: provider.config.id, userId: done.user.id, outcome: done.outcome }, message);
+      redirect(res, checkReturnTo(done.returnTo, deps.publicUrl) ?? '/');
     } catch (error) {
       const failure = report(deps.telemetry, req, provider, 'callback', error);
-      redirect(res, failure.reason === 'access_denied' ? LOGIN_CANCELLED : LOGIN_FAILED);
+      redirect(res, linking ? linkFailedLocation(failure.reason) : signInFailedLocation(failure.reason));
     }
   };
 
   const connections: Handler<'listMyConnections'> = async (req, res) => {
-    const principal = principalOf(req);
-    if (principal.kind !== 'user') throw notAUser();
-    const data = await listConnections(deps.store, principal.user.id, deps.providers.list(), Date.now(), REFRESH_LEAD_MS);
+    const userId = callerId(req);
+    const data = await listConnections(deps.store, userId, deps.providers.list(), Date.now(), REFRESH_LEAD_MS);
     sendRead(res, envelope(data), { etag: contentTag(data) });
+  };
+
+  const link: Handler<'linkMyConnection'> = async (req, res) => {
+    const userId = callerId(req);
+    const provider = findProvider(deps.providers, req.params.provider);
+    res.set(NO_STORE).vary('Accept');
+    let location: string;
+    try {
+      const started = await startSignIn(provider, deps.sealer, requireReturnTo(req.query.returnTo, deps.publicUrl), userId);
+      res.cookie(STATE_COOKIE, started.state, CHECK_COOKIE).cookie(FLOW_COOKIE, started.flowCookie, CHECK_COOKIE);
+      location = started.authorizationUrl;
+    } catch (error) {
+      location = linkFailedLocation(report(deps.telemetry, req, provider, 'start', error).reason);
+    }
+    // A script cannot follow a redirect into the provider's login page: it is told where to send the browser.
+    if (req.accepts(['text/html', 'application/json']) === 'application/json') res.status(200).json(envelope({ location }));
+    else res.status(303).location(location).end();
+  };
+
+  const unlink: Handler<'unlinkMyConnection'> = async (req, res) => {
+    // Not looked up among the configured providers: a link to a provider since removed can still go.
+    await unlinkIdentity(deps.store, callerId(req), req.params.provider);
+    res.status(204).end();
   };
 
   return Router()
     .get('/api/auth/oauth/:provider', start)
     .get('/api/auth/oauth/:provider/callback', callback)
-    .get('/api/v1/me/connections', connections);
+    .get('/api/v1/me/connections', connections)
+    .post('/api/v1/me/connections/:provider', link)
+    .delete('/api/v1/me/connections/:provider', unlink);
+}
+
+/** The signed-in user's id: an API key is a service principal, not a user. */
+function callerId(req: { principal?: Principal }): string {
+  const principal = principalOf(req);
+  if (principal.kind !== 'user') throw notAUser();
+  return principal.user.id;
+}
+
+/** Reasons the person can act on are named to the login page; the rest stay in the logs. */
+function signInFailedLocation(reason: SignInFailureReason): string {
+  if (reason === 'access_denied') return LOGIN_CANCELLED;
+  return PERSON_REASONS.has(reason) ? `${LOGIN_FAILED}&reason=${reason}` : LOGIN_FAILED;
+}
+
+/** A link is started by a signed-in person: its outcome is told on the home page. */
+function linkFailedLocation(reason: SignInFailureReason): string {
+  return reason === 'access_denied' ? LINK_CANCELLED : `${LINK_FAILED}&reason=${reason}`;
 }
 
 function findProvider(providers: ProviderRegistry, id: string): OAuthProvider {

@@ -7,6 +7,21 @@
   const problem = document.getElementById('password-problem');
   if (!form || !problem) return;
 
+  // The server already checked returnTo; the page checks again before it navigates, whatever the
+  // attribute holds: a path with exactly one leading '/', still one once normalised, on this origin.
+  const isLocalPath = (path) => path.startsWith('/') && !path.startsWith('//') && !/[\\\u0000-\u001f\u007f]/.test(path);
+  const landingUrl = (value) => {
+    const home = new URL('/', window.location.origin).href;
+    if (typeof value !== 'string' || !isLocalPath(value)) return home;
+    try {
+      const url = new URL(value, window.location.origin);
+      if (url.origin !== window.location.origin || !isLocalPath(url.pathname)) return home;
+      return url.href;
+    } catch {
+      return home;
+    }
+  };
+
   const show = (message) => {
     problem.textContent = message;
     problem.hidden = false;
@@ -26,7 +41,7 @@
         body: JSON.stringify({ email: fields.get('email'), password: fields.get('password') }),
       });
       if (response.ok) {
-        window.location.assign(form.dataset.returnTo || '/');
+        window.location.assign(landingUrl(form.dataset.returnTo || '/'));
         return;
       }
       if (response.status === 401) show('Wrong e-mail or password.');
