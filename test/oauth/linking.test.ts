@@ -29,11 +29,11 @@ describeOAuth('linking and unlinking provider accounts', (world) => {
     browser.request(connectionUrl(options.provider ?? PROVIDERS.confidential, options.returnTo), 'POST', { Origin: world().baseUrl, ...options.headers });
 
   /** Start (303), the provider's login and consent as `login`, then the callback. */
-  const linkJourney = async (browser: CookieJarClient, login: string, options: { provider?: string; returnTo?: string; beforeCallback?: () => void } = {}) => {
+  const linkJourney = async (browser: CookieJarClient, login: string, options: { provider?: string; returnTo?: string; beforeCallback?: () => unknown } = {}) => {
     const start = await startLink(browser, options);
     expect(start.status).toBe(303);
     const callbackUrl = await authorizeAtProvider(browser, new URL(start.headers.get('location') ?? ''), { login });
-    options.beforeCallback?.();
+    await options.beforeCallback?.();
     const callback = await browser.get(callbackUrl);
     return { start, callbackUrl, callback };
   };
@@ -200,6 +200,14 @@ describeOAuth('linking and unlinking provider accounts', (world) => {
         expect(callback.headers.get('location')).toBe('/?link=failed&reason=link_session_mismatch');
         expect(world().idp.tokenRequests.length).toBe(exchanges);
       }
+      // The same cookie, but its session ended (logged out elsewhere) while the browser was at the provider.
+      const ended = await world().app.signUp();
+      const browser = browserOf(ended);
+      const { callback } = await linkJourney(browser, newLogin('ended'), {
+        beforeCallback: () => world().app.database.db('sessions').where({ id: ended.sessionId }).update({ revoked_at: new Date().toISOString(), revoked_reason: 'logout' }),
+      });
+      expect(callback.headers.get('location')).toBe('/?link=failed&reason=link_session_mismatch');
+      expect(await identitiesOf(ended.user.id)).toEqual([]);
       expect(await identitiesOf(starter.user.id)).toEqual([]);
       expect(await identitiesOf(intruder.user.id)).toEqual([]);
     });
