@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { isEmail } from './domain/email';
+import { passwordProblem } from './domain/password-policy';
 import { parseOAuthProviders, parseTokenEncryptionKey, type OAuthProviderConfig } from './oauth-config';
 
 export type { OAuthProviderConfig } from './oauth-config';
@@ -269,5 +270,10 @@ function parseAdmin(env: Env, problems: string[]): AuthConfig['admin'] {
   }
   if (!isEmail(email)) problems.push('ADMIN_EMAIL must be an e-mail address');
   if (password.length < 8) problems.push('ADMIN_PASSWORD must be at least 8 characters long');
+  else {
+    // The admin is created with this password: it must pass the same check as every sign-up.
+    const problem = passwordProblem(password, { email, name: 'Administrator' });
+    if (problem) problems.push(`ADMIN_PASSWORD ${problem}`);
+  }
   return { email, password };
 }

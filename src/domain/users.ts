@@ -7,6 +7,7 @@ import { duplicate, forbidden, invalidValue, notAUser, userNotFound, wrongPasswo
 import type { Principal } from './access';
 import type { ListQuery, ListResult } from './collection';
 import type { Post, User, UserCreate, UserReplace, UserRole, UserUpdate } from './model';
+import { assertAcceptablePassword } from './password-policy';
 import { assertPrecondition, type Precondition } from './precondition';
 
 const MAX_NAME = 100;
@@ -14,6 +15,7 @@ const MAX_NAME = 100;
 export const EMBEDDED_POSTS = 100;
 
 export async function signUp(store: Store, input: UserCreate, role: UserRole = 'user'): Promise<User> {
+  assertAcceptablePassword(input.password, { email: input.email, name: input.name });
   const timestamp = now();
   return withUniqueEmail(async () =>
     store.users.insert({
@@ -72,6 +74,7 @@ export function updateUser(store: Store, principal: Principal, id: string, patch
       const user = await tx.users.find(id, { lock: true });
       if (!user) throw userNotFound();
       assertPrecondition(precondition, user);
+      if (patch.password !== undefined) assertAcceptablePassword(patch.password, { email: patch.email ?? user.email, name: patch.name ?? user.name });
       const changes: UserChanges = { updated_at: nextTimestamp(user.updated_at) };
       if (patch.name !== undefined) changes.name = normaliseName(patch.name);
       if (patch.email !== undefined) changes.email = normaliseEmail(patch.email);
