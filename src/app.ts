@@ -102,7 +102,7 @@ export function buildApp({
     }),
   );
 
-  app.use(healthRoutes(db, redis), authRoutes(store, tokens), agentRoutes(store), taskRoutes(store), v1UserRoutes(store), v1AgentRoutes(store), signIn.routes);
+  app.use(healthRoutes(db, redis), authRoutes(store, tokens), agentRoutes(store, config), taskRoutes(store, config), v1UserRoutes(store, config), v1AgentRoutes(store, config), signIn.routes);
 
   // A declared path whose handler passed it on (a static file that does not exist).
   app.use((_req, _res, next) => next(routeNotFound()));

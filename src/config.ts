@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { isEmail } from './domain/email';
 import { passwordProblem } from './domain/password-policy';
+import type { Quotas } from './domain/quotas';
 import { parseOAuthProviders, parseTokenEncryptionKey, type OAuthProviderConfig } from './oauth-config';
 
 export type { OAuthProviderConfig } from './oauth-config';
@@ -18,6 +19,10 @@ export interface Config {
   database: DatabaseConfig;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   maxBodyBytes: number;
+  /** The most a list answer may weigh: cursor and skip pages of large items stop short of it. */
+  maxResponseBytes: number;
+  /** Per-user and per-agent limits (0: none). */
+  quotas: Quotas;
   validateResponses: boolean;
   shutdownTimeoutMs: number;
   /** Origins whose pages may call the API from a browser (CORS_ORIGINS; PUBLIC_URL's by default). */
@@ -37,6 +42,9 @@ export interface Config {
   /** Things worth saying once the logger exists (ephemeral secrets and the like). */
   warnings: string[];
 }
+
+/** What the routes need of the configuration to bound answers and writes. */
+export type ServiceLimits = Pick<Config, 'maxResponseBytes' | 'quotas'>;
 
 export interface RateLimit {
   windowMs: number;
@@ -79,6 +87,13 @@ type Env = Record<string, string | undefined>;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const NODE_ENVS = ['development', 'production', 'test'] as const;
 const DEFAULT_SQLITE_FILE = 'data/agent-fleet.sqlite';
+const MIB = 1024 * 1024;
+/**
+ * Agents and users are not cut to the budget: their pages are small by construction (at most 100
+ * items of a few KiB with their 10 embedded summaries, about 1.6 MB in the worst case), so the
+ * budget may not go below them. A single task or post (at most about 250 KB) fits many times over.
+ */
+const MIN_RESPONSE_BYTES = 2 * MIB;
 
 /** Reads and validates the whole configuration once; every problem is reported together. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -122,6 +137,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     database: parseDatabaseUrl(env.DATABASE_URL, cwd, problems),
     logLevel: pick('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     maxBodyBytes: integer('MAX_BODY_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    maxResponseBytes: integer('MAX_RESPONSE_BYTES', 4 * MIB, MIN_RESPONSE_BYTES, 1024 * MIB),
+    quotas: {
+      agentsPerUser: integer('QUOTA_AGENTS_PER_USER', 1000, 0, 10_000_000),
+      tasksPerAgent: integer('QUOTA_TASKS_PER_AGENT', 10_000, 0, 100_000_000),
+      storedBytesPerUser: integer('QUOTA_STORED_BYTES_PER_USER', 100 * MIB, 0, 1024 * 1024 * MIB),
+    },
     validateResponses: boolean('VALIDATE_RESPONSES', true),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     corsOrigins: parseOrigins('CORS_ORIGINS', env.CORS_ORIGINS, publicUrl, problems),

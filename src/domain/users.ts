@@ -6,13 +6,13 @@ import { newId, nextTimestamp, now } from '../data/ids';
 import { duplicate, forbidden, invalidValue, notAUser, userNotFound, wrongPassword } from '../errors';
 import type { Principal } from './access';
 import type { ListQuery, ListResult } from './collection';
-import type { Post, User, UserCreate, UserReplace, UserRole, UserUpdate } from './model';
+import type { PostSummary, User, UserCreate, UserReplace, UserRole, UserUpdate } from './model';
 import { assertAcceptablePassword } from './password-policy';
 import { assertPrecondition, type Precondition } from './precondition';
 
 const MAX_NAME = 100;
-/** How many of a user's newest posts `include=posts` embeds. */
-export const EMBEDDED_POSTS = 100;
+/** How many of a user's newest posts `include=posts` embeds (as summaries, without bodies). */
+export const EMBEDDED_POSTS = 10;
 
 export async function signUp(store: Store, input: UserCreate, role: UserRole = 'user'): Promise<User> {
   assertAcceptablePassword(input.password, { email: input.email, name: input.name });
@@ -57,8 +57,8 @@ export async function getUser(store: Store, principal: Principal, id: string): P
   return (await store.users.find(id)) ?? Promise.reject(userNotFound());
 }
 
-export function embedPosts(store: Store, users: User[]): Promise<Map<string, Post[]>> {
-  return store.posts.newestOf(users.map((user) => user.id), EMBEDDED_POSTS);
+export function embedPosts(store: Store, users: User[]): Promise<Map<string, PostSummary[]>> {
+  return store.posts.summariesOf(users.map((user) => user.id), EMBEDDED_POSTS);
 }
 
 /** PUT: `name`, `email` and `age` replaced (absent age: null); the password only when given. */
@@ -93,6 +93,8 @@ export function deleteUser(store: Store, principal: Principal, id: string, preco
   assertUserPrincipal(principal);
   if (!mayManage(principal, id)) throw userNotFound();
   return store.transaction(async (tx) => {
+    // Task writes lock an agent, then its owner: locking in that order here too avoids a deadlock.
+    await tx.agents.lockOwnedBy(id);
     const user = await tx.users.find(id, { lock: true });
     if (!user) throw userNotFound();
     assertPrecondition(precondition, user);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as initialSchema from './001-initial-schema';
 import * as posts from './002-posts';
 import * as oauth from './003-oauth';
+import * as quotas from './005-quotas';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -10,6 +11,7 @@ const migrations: Array<[string, Migration]> = [
   ['001-initial-schema', initialSchema],
   ['002-posts', posts],
   ['003-oauth', oauth],
+  ['005-quotas', quotas],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
