@@ -16,7 +16,8 @@ export interface paths {
         put?: never;
         /**
          * Create an agent
-         * @description Creates an agent in status `idle`.
+         * @description Creates an agent in status `idle`, owned by the calling user (an API key's agents have no
+         *     owner). Beyond the owner's quota of agents the answer is 409 `quota_exceeded`.
          */
         post: operations["createAgent"];
         delete?: never;
@@ -67,13 +68,17 @@ export interface paths {
         };
         /**
          * List an agent's tasks
-         * @description Tasks of the agent in creation order (oldest first), paginated like agents.
+         * @description Tasks of the agent in creation order (oldest first), paginated like agents. A page stops
+         *     short of `limit` when the next task would take the answer beyond the response budget
+         *     (`MAX_RESPONSE_BYTES`, 4 MiB by default): advance `skip` by the number of tasks received.
          */
         get: operations["listTasks"];
         put?: never;
         /**
          * Queue a task on an agent
-         * @description Creates a task in status `queued`. A `paused` agent accepts no new task (409).
+         * @description Creates a task in status `queued`. A `paused` agent accepts no new task (409
+         *     `state_conflict`); neither does an agent at its quota of tasks, or one whose owner would
+         *     store more than their quota of bytes (409 `quota_exceeded`).
          */
         post: operations["createTask"];
         delete?: never;
@@ -112,7 +117,9 @@ export interface paths {
          *     `status` moves the task through its state machine (see the `tasks` tag); `result` may
          *     only accompany `succeeded` and `error` only `failed` (otherwise 400 `validation_error`).
          *     Starting a task makes an `idle` agent `running`; ending its agent's last running task
-         *     makes a `running` agent `idle` again. Illegal transitions answer 409 `state_conflict`.
+         *     makes a `running` agent `idle` again. Illegal transitions answer 409 `state_conflict`; a
+         *     change that would take the agent's owner beyond their quota of stored bytes (a large
+         *     `result`, say) answers 409 `quota_exceeded`.
          */
         patch: operations["updateTask"];
         trace?: never;
@@ -238,7 +245,10 @@ export interface paths {
         };
         /**
          * List a user's posts
-         * @description Any signed-in principal reads posts. Cursor-paginated, newest first unless `sort` says otherwise.
+         * @description Any signed-in principal reads posts. Cursor-paginated, newest first unless `sort` says
+         *     otherwise. A page stops short of `limit` when the next post would take the answer beyond
+         *     the response budget (`MAX_RESPONSE_BYTES`, 4 MiB by default); `meta.nextCursor` continues
+         *     after the last post given.
          */
         get: operations["listPosts"];
         put?: never;
@@ -307,7 +317,13 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** List an agent's tasks (conventions surface) */
+        /**
+         * List an agent's tasks (conventions surface)
+         * @description Cursor-paginated, newest first unless `sort` says otherwise. A page stops short of
+         *     `limit` when the next task would take the answer beyond the response budget
+         *     (`MAX_RESPONSE_BYTES`, 4 MiB by default); `meta.nextCursor` continues after the last task
+         *     given.
+         */
         get: operations["listTasksV1"];
         put?: never;
         /** Queue a task (conventions surface) */
@@ -840,8 +856,8 @@ export interface components {
             status?: components["schemas"]["AgentStatus"];
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
-            /** @description With `include=tasks`. */
-            tasks?: components["schemas"]["Task"][];
+            /** @description With `include=tasks`, the agent's 10 newest tasks, newest first. */
+            tasks?: components["schemas"]["TaskSummary"][];
         };
         /** @description A Task on the conventions surface: every field of `Task` unless `fields` restricts them. */
         TaskResource: {
@@ -868,8 +884,29 @@ export interface components {
             role?: components["schemas"]["UserRole"];
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
-            /** @description With `include=posts`. */
-            posts?: components["schemas"]["Post"][];
+            /** @description With `include=posts`, the user's 10 newest posts, newest first. */
+            posts?: components["schemas"]["PostSummary"][];
+        };
+        /**
+         * @description A task as `include=tasks` embeds it: its state, without the description, input, result
+         *     or error that can make a task large (read the task itself for those).
+         */
+        TaskSummary: {
+            id: components["schemas"]["Id"];
+            title: components["schemas"]["TaskTitle"];
+            status: components["schemas"]["TaskStatus"];
+            priority: components["schemas"]["TaskPriority"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["NullableTimestamp"];
+            finished_at: components["schemas"]["NullableTimestamp"];
+        };
+        /** @description A post as `include=posts` embeds it, without its body (list the user's posts for that). */
+        PostSummary: {
+            id: components["schemas"]["Id"];
+            title: components["schemas"]["PostTitle"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
         };
         /** @description A Post on the conventions surface: every field of `Post` unless `fields` restricts them. */
         PostResource: {
@@ -893,7 +930,7 @@ export interface components {
             meta: components["schemas"]["Meta"];
         };
         PostItem: {
-            data: components["schemas"]["PostResource"];
+            data: components["schemas"]["Post"];
             meta: components["schemas"]["Meta"];
         };
         AgentCollection: {
@@ -1196,7 +1233,7 @@ export interface components {
         ApiError: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "QUOTA_EXCEEDED" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "SERVICE_UNAVAILABLE";
                 message: string;
                 /** @description For validation, a list of `{field, message}`; otherwise any value. */
                 details?: unknown;
@@ -1235,8 +1272,8 @@ export interface components {
         Error: {
             /**
              * @description One of `validation_error`, `unauthorized`, `forbidden`, `not_found`,
-             *     `method_not_allowed`, `conflict`, `state_conflict`, `precondition_failed`,
-             *     `payload_too_large`, `unsupported_media_type`, `rate_limit_exceeded`,
+             *     `method_not_allowed`, `conflict`, `state_conflict`, `quota_exceeded`,
+             *     `precondition_failed`, `payload_too_large`, `unsupported_media_type`, `rate_limit_exceeded`,
              *     `request_timeout`, `expectation_failed`, `headers_too_large`, `internal_error`,
              *     `service_unavailable`.
              */
@@ -1252,6 +1289,25 @@ export interface components {
             error?: "not_found";
             /** @enum {string} */
             detail: "Agent not found" | "Task not found";
+        };
+        /** @description Which quota a refused write would exceed, its limit and what is used now. */
+        QuotaUsage: {
+            /**
+             * @description `agents_per_user` (`QUOTA_AGENTS_PER_USER`), `tasks_per_agent`
+             *     (`QUOTA_TASKS_PER_AGENT`) or `stored_bytes_per_user` (`QUOTA_STORED_BYTES_PER_USER`).
+             * @enum {string}
+             */
+            quota: "agents_per_user" | "tasks_per_agent" | "stored_bytes_per_user";
+            limit: number;
+            /** @description Agents owned, tasks held, or bytes stored now, before the refused write. */
+            usage: number;
+            /** @description For stored bytes, how many more the refused write needed. */
+            requested?: number;
+        };
+        QuotaExceededError: components["schemas"]["Error"] & {
+            /** @constant */
+            error?: "quota_exceeded";
+            details: components["schemas"]["QuotaUsage"];
         };
         ValidationError: components["schemas"]["Error"] & {
             /** @constant */
@@ -1476,6 +1532,47 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The write would take its owner beyond a quota (`quota_exceeded`); `details` names the
+         *     quota, its `limit` and the current `usage`.
+         *     Nothing was written. Service agents (created with an API key) count against no user:
+         *     only the tasks-per-agent quota applies to them.
+         */
+        QuotaExceeded: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "quota_exceeded",
+                 *       "message": "Quota exceeded: a user owns at most 1000 agents",
+                 *       "details": {
+                 *         "quota": "agents_per_user",
+                 *         "limit": 1000,
+                 *         "usage": 1000
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["QuotaExceededError"];
+            };
+        };
+        /**
+         * @description The change is not allowed in the resource's current state (`state_conflict`), or it would
+         *     take the agent or its owner beyond a quota (`quota_exceeded`, `details` as `QuotaUsage`).
+         *     Nothing was written. Service agents (created with an API key) count against no user:
+         *     only the tasks-per-agent quota applies to them.
+         */
+        StateConflictOrQuota: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request body is larger than the configured limit (`MAX_BODY_BYTES`). */
         PayloadTooLarge: {
             headers: {
@@ -1608,6 +1705,65 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description The write would take its owner beyond a quota (`QUOTA_EXCEEDED`); `details` names the
+         *     quota, its `limit` and the current `usage`.
+         *     Nothing was written. Service agents (created with an API key) count against no user:
+         *     only the tasks-per-agent quota applies to them.
+         */
+        ApiQuotaExceeded: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "QUOTA_EXCEEDED",
+                 *         "message": "Quota exceeded: a user owns at most 1000 agents",
+                 *         "details": {
+                 *           "quota": "agents_per_user",
+                 *           "limit": 1000,
+                 *           "usage": 1000
+                 *         },
+                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description A state conflict (`CONFLICT`), or the write would take its owner beyond a quota
+         *     (`QUOTA_EXCEEDED`, `details` as `QuotaUsage`: the quota, its `limit`, the current `usage`).
+         *     Nothing was written. Service agents (created with an API key) count against no user:
+         *     only the tasks-per-agent quota applies to them.
+         */
+        ApiConflictOrQuota: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "QUOTA_EXCEEDED",
+                 *         "message": "Quota exceeded: the owner stores 104800000 of 104857600 bytes and this write needs 131072 more",
+                 *         "details": {
+                 *           "quota": "stored_bytes_per_user",
+                 *           "limit": 104857600,
+                 *           "usage": 104800000,
+                 *           "requested": 131072
+                 *         },
+                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ApiError"];
             };
         };
@@ -1822,7 +1978,12 @@ export interface components {
         UserId: string;
         /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
         Cursor: string;
-        /** @description Page size, default 20; a larger value than 100 is capped at 100, as the specification says. Below 1 or not an integer answers 400. */
+        /**
+         * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+         *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+         *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+         *     continues after the last item given. Below 1 or not an integer answers 400.
+         */
         CursorLimit: number;
         /** @description Page number, from 1. */
         Page: number;
@@ -1834,9 +1995,9 @@ export interface components {
         AgentStatusQuery: components["schemas"]["AgentStatus"];
         /** @description Only tasks with this status. */
         TaskStatusQuery: components["schemas"]["TaskStatus"];
-        /** @description `tasks` embeds each agent's newest 100 tasks. */
+        /** @description `tasks` embeds each agent's 10 newest tasks as summaries (`TaskSummary`: no description, input, result or error; read the task for those). */
         AgentInclude: "tasks";
-        /** @description `posts` embeds each user's newest 100 posts. */
+        /** @description `posts` embeds each user's 10 newest posts as summaries (`PostSummary`: no body; list the posts for that). */
         UserInclude: "posts";
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
         AgentFields: ("id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at")[];
@@ -1868,7 +2029,11 @@ export interface components {
         TaskId: string;
         /** @description How many items to pass over. */
         Skip: number;
-        /** @description How many items to return at most. */
+        /**
+         * @description How many items to return at most. A page of tasks holds fewer when the next task would
+         *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`): advance `skip` by the
+         *     number of items received.
+         */
         Limit: number;
         /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
         ApiVersion: "1.0";
@@ -1904,7 +2069,11 @@ export interface operations {
             query?: {
                 /** @description How many items to pass over. */
                 skip?: components["parameters"]["Skip"];
-                /** @description How many items to return at most. */
+                /**
+                 * @description How many items to return at most. A page of tasks holds fewer when the next task would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`): advance `skip` by the
+                 *     number of items received.
+                 */
                 limit?: components["parameters"]["Limit"];
                 /** @description Only agents with this status. */
                 status?: components["schemas"]["AgentStatus"];
@@ -1968,6 +2137,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["QuotaExceeded"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2140,7 +2310,11 @@ export interface operations {
             query?: {
                 /** @description How many items to pass over. */
                 skip?: components["parameters"]["Skip"];
-                /** @description How many items to return at most. */
+                /**
+                 * @description How many items to return at most. A page of tasks holds fewer when the next task would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`): advance `skip` by the
+                 *     number of items received.
+                 */
                 limit?: components["parameters"]["Limit"];
                 /** @description Only tasks with this status. */
                 status?: components["schemas"]["TaskStatus"];
@@ -2216,7 +2390,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
-            409: components["responses"]["StateConflict"];
+            409: components["responses"]["StateConflictOrQuota"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2340,7 +2514,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentOrTaskNotFound"];
-            409: components["responses"]["StateConflict"];
+            409: components["responses"]["StateConflictOrQuota"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2446,7 +2620,7 @@ export interface operations {
                 sort?: components["parameters"]["UserSort"];
                 /** @description Only these fields of each item, comma-separated (`id` is always included; `password` is write-only and never a field). */
                 fields?: components["parameters"]["UserFields"];
-                /** @description `posts` embeds each user's newest 100 posts. */
+                /** @description `posts` embeds each user's 10 newest posts as summaries (`PostSummary`: no body; list the posts for that). */
                 include?: components["parameters"]["UserInclude"];
                 /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
                 filter?: components["parameters"]["UserFilter"];
@@ -2525,7 +2699,7 @@ export interface operations {
             query?: {
                 /** @description Only these fields of each item, comma-separated (`id` is always included; `password` is write-only and never a field). */
                 fields?: components["parameters"]["UserFields"];
-                /** @description `posts` embeds each user's newest 100 posts. */
+                /** @description `posts` embeds each user's 10 newest posts as summaries (`PostSummary`: no body; list the posts for that). */
                 include?: components["parameters"]["UserInclude"];
             };
             header?: {
@@ -2693,7 +2867,12 @@ export interface operations {
             query?: {
                 /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, default 20; a larger value than 100 is capped at 100, as the specification says. Below 1 or not an integer answers 400. */
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
                 limit?: components["parameters"]["CursorLimit"];
                 /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */
                 sort?: components["parameters"]["PostSort"];
@@ -2771,7 +2950,7 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            409: components["responses"]["ApiConflict"];
+            409: components["responses"]["ApiConflictOrQuota"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
@@ -2784,7 +2963,12 @@ export interface operations {
             query?: {
                 /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, default 20; a larger value than 100 is capped at 100, as the specification says. Below 1 or not an integer answers 400. */
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
                 limit?: components["parameters"]["CursorLimit"];
                 /** @description Only agents with this status. */
                 status?: components["parameters"]["AgentStatusQuery"];
@@ -2792,7 +2976,7 @@ export interface operations {
                 sort?: components["parameters"]["AgentSort"];
                 /** @description Only these fields of each item, comma-separated (`id` is always included). */
                 fields?: components["parameters"]["AgentFields"];
-                /** @description `tasks` embeds each agent's newest 100 tasks. */
+                /** @description `tasks` embeds each agent's 10 newest tasks as summaries (`TaskSummary`: no description, input, result or error; read the task for those). */
                 include?: components["parameters"]["AgentInclude"];
                 /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
                 filter?: components["parameters"]["AgentFilter"];
@@ -2860,6 +3044,7 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            409: components["responses"]["ApiQuotaExceeded"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
@@ -2872,7 +3057,7 @@ export interface operations {
             query?: {
                 /** @description Only these fields of each item, comma-separated (`id` is always included). */
                 fields?: components["parameters"]["AgentFields"];
-                /** @description `tasks` embeds each agent's newest 100 tasks. */
+                /** @description `tasks` embeds each agent's 10 newest tasks as summaries (`TaskSummary`: no description, input, result or error; read the task for those). */
                 include?: components["parameters"]["AgentInclude"];
             };
             header?: {
@@ -3040,7 +3225,12 @@ export interface operations {
             query?: {
                 /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, default 20; a larger value than 100 is capped at 100, as the specification says. Below 1 or not an integer answers 400. */
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
                 limit?: components["parameters"]["CursorLimit"];
                 /** @description Only tasks with this status. */
                 status?: components["parameters"]["TaskStatusQuery"];
@@ -3122,7 +3312,7 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            409: components["responses"]["ApiConflict"];
+            409: components["responses"]["ApiConflictOrQuota"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
@@ -3249,7 +3439,7 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            409: components["responses"]["ApiConflict"];
+            409: components["responses"]["ApiConflictOrQuota"];
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];

@@ -120,7 +120,7 @@ export function buildApp({
     }),
   );
 
-  app.use(healthRoutes(db, redis), authRoutes({ sessions, passwords, cookieName: config.auth.sessionCookieName, trustedOrigins: config.auth.trustedOrigins }), agentRoutes(store), taskRoutes(store), v1UserRoutes(store, passwords), v1AgentRoutes(store), signIn.routes);
+  app.use(healthRoutes(db, redis), authRoutes({ sessions, passwords, cookieName: config.auth.sessionCookieName, trustedOrigins: config.auth.trustedOrigins }), agentRoutes(store, config), taskRoutes(store, config), v1UserRoutes(store, config, passwords), v1AgentRoutes(store, config), signIn.routes);
 
   // A declared path whose handler passed it on (a static file that does not exist).
   app.use((_req, _res, next) => next(routeNotFound()));

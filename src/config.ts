@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { isEmail } from './domain/email';
+import { passwordProblem } from './domain/password-policy';
+import type { Quotas } from './domain/quotas';
 import { parseOAuthProviders, parseTokenEncryptionKey, type OAuthProviderConfig } from './oauth-config';
 
 export type { OAuthProviderConfig } from './oauth-config';
@@ -17,6 +19,10 @@ export interface Config {
   database: DatabaseConfig;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   maxBodyBytes: number;
+  /** The most a list answer may weigh: cursor and skip pages of large items stop short of it. */
+  maxResponseBytes: number;
+  /** Per-user and per-agent limits (0: none). */
+  quotas: Quotas;
   validateResponses: boolean;
   shutdownTimeoutMs: number;
   /** How long a client may take to send a request, and to keep an idle connection open. */
@@ -58,6 +64,8 @@ export interface MetricsConfig {
   /** METRICS_HOST: the address of that listener (127.0.0.1 by default). */
   host: string;
 }
+/** What the routes need of the configuration to bound answers and writes. */
+export type ServiceLimits = Pick<Config, 'maxResponseBytes' | 'quotas'>;
 
 export interface RateLimit {
   windowMs: number;
@@ -106,6 +114,13 @@ type Env = Record<string, string | undefined>;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const NODE_ENVS = ['development', 'production', 'test'] as const;
 const DEFAULT_SQLITE_FILE = 'data/agent-fleet.sqlite';
+const MIB = 1024 * 1024;
+/**
+ * Agents and users are not cut to the budget: their pages are small by construction (at most 100
+ * items of a few KiB with their 10 embedded summaries, about 1.6 MB in the worst case), so the
+ * budget may not go below them. A single task or post (at most about 250 KB) fits many times over.
+ */
+const MIN_RESPONSE_BYTES = 2 * MIB;
 
 /** Reads and validates the whole configuration once; every problem is reported together. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -149,6 +164,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     database: parseDatabaseUrl(env.DATABASE_URL, cwd, problems),
     logLevel: pick('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     maxBodyBytes: integer('MAX_BODY_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    maxResponseBytes: integer('MAX_RESPONSE_BYTES', 4 * MIB, MIN_RESPONSE_BYTES, 1024 * MIB),
+    quotas: {
+      agentsPerUser: integer('QUOTA_AGENTS_PER_USER', 1000, 0, 10_000_000),
+      tasksPerAgent: integer('QUOTA_TASKS_PER_AGENT', 10_000, 0, 100_000_000),
+      storedBytesPerUser: integer('QUOTA_STORED_BYTES_PER_USER', 100 * MIB, 0, 1024 * 1024 * MIB),
+    },
     validateResponses: boolean('VALIDATE_RESPONSES', true),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     http: parseHttpTimeouts(integer, problems),
@@ -375,5 +396,10 @@ function parseAdmin(env: Env, problems: string[]): AuthConfig['admin'] {
   }
   if (!isEmail(email)) problems.push('ADMIN_EMAIL must be an e-mail address');
   if (password.length < 8) problems.push('ADMIN_PASSWORD must be at least 8 characters long');
+  else {
+    // The admin is created with this password: it must pass the same check as every sign-up.
+    const problem = passwordProblem(password, { email, name: 'Administrator' });
+    if (problem) problems.push(`ADMIN_PASSWORD ${problem}`);
+  }
   return { email, password };
 }

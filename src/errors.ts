@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'state_conflict'
   | 'method_not_allowed'
   | 'precondition_failed'
+  | 'quota_exceeded'
   | 'unsupported_media_type'
   | 'rate_limit_exceeded';
 
@@ -64,6 +65,13 @@ export const invalidCursor = () =>
   invalidValue('cursor is not valid for this collection: use meta.nextCursor of the previous page', [
     { field: 'cursor', in: 'query', message: 'not a cursor of this collection' },
   ]);
+
+/** The per-user or per-agent limits of the configuration (QUOTA_*). */
+export type QuotaName = 'agents_per_user' | 'tasks_per_agent' | 'stored_bytes_per_user';
+
+/** A write that would take its owner beyond a quota: `usage` is what is used now, before the write. */
+export const quotaExceeded = (quota: QuotaName, message: string, usage: { limit: number; usage: number; requested?: number }) =>
+  new AppError('quota_exceeded', message, { quota, ...usage });
 
 export const preconditionFailed = () =>
   new AppError('precondition_failed', 'The resource has changed since the If-Match version: read it again and retry');

@@ -11,7 +11,13 @@ export interface AgentsRepository {
   find(id: string, options?: { lock?: boolean; ownerId?: string }): Promise<Agent | undefined>;
   list(query: ListQuery, ownerId?: string): Promise<ListResult<Agent>>;
   update(id: string, changes: Partial<Omit<Agent, 'id' | 'created_at' | 'owner_id'>>): Promise<Agent>;
-  remove(id: string, ownerId?: string): Promise<boolean>;
+  /** The bytes the deleted agent's tasks stored, or undefined when there was no such agent. */
+  remove(id: string, ownerId?: string): Promise<number | undefined>;
+  countOwnedBy(ownerId: string): Promise<number>;
+  /** Moves the sum of the agent's tasks' stored bytes by `delta`. */
+  addStoredBytes(id: string, delta: number): Promise<void>;
+  /** Locks every agent of an owner (PostgreSQL), in id order. */
+  lockOwnedBy(ownerId: string): Promise<void>;
 }
 
 const LISTABLE: ColumnAllowList = { name: 'text', type: 'text', status: 'text', created_at: 'time', updated_at: 'time' };
@@ -44,8 +50,21 @@ export function createAgentsRepository(db: Knex | Knex.Transaction, mapper: RowM
       return mapper.toAgent(row);
     },
     async remove(id, ownerId) {
-      if (!isId(id)) return false;
-      return (await scoped(ownerId).where({ id }).delete()) > 0;
+      if (!isId(id)) return undefined;
+      // Read, then delete: knex's SQLite dialect has no DELETE ... RETURNING. The caller holds the row lock.
+      const row = await scoped(ownerId).where({ id }).first('stored_bytes');
+      if (!row || (await scoped(ownerId).where({ id }).delete()) === 0) return undefined;
+      return Number(row.stored_bytes);
+    },
+    async countOwnedBy(ownerId) {
+      const row = await db('agents').where({ owner_id: ownerId }).count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+    async addStoredBytes(id, delta) {
+      if (delta !== 0) await db('agents').where({ id }).increment('stored_bytes', delta);
+    },
+    async lockOwnedBy(ownerId) {
+      if (canLock) await db('agents').select('id').where({ owner_id: ownerId }).orderBy('id').forUpdate();
     },
   };
 }

@@ -9,6 +9,18 @@ export type ColumnKind = 'text' | 'time' | 'integer';
 /** The columns a collection may be filtered and sorted on; nothing else ever reaches SQL. */
 export type ColumnAllowList = Readonly<Record<string, ColumnKind>>;
 
+/**
+ * How much room a row's item takes in an answer: `column` holds the bytes of its large fields as
+ * JSON (maintained by every write), `fixedBytes` bounds the rest of it.
+ */
+export interface ItemSize {
+  column: string;
+  fixedBytes: number;
+}
+
+/** What an envelope (`{data: [...], meta: {...}}`) adds around the items of a page, at most. */
+const PAGE_OVERHEAD_BYTES = 256;
+
 const OPERATORS: Record<Exclude<FilterOp, 'in'>, string> = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
 /**
@@ -18,11 +30,15 @@ const OPERATORS: Record<Exclude<FilterOp, 'in'>, string> = { eq: '=', ne: '<>', 
  * Cursor pages are keyset pages on (sort column, id): stable while items are added. Sorting by
  * `created_at` orders by id alone, since ids are time-ordered UUIDv7: a cursor then stays valid
  * even after its item is deleted.
+ *
+ * With `size`, cursor and offset windows that carry a byte budget stop before the item that would
+ * exceed it (see takeWithinBudget).
  */
 export async function runListQuery(
   base: Knex.QueryBuilder,
   query: ListQuery,
   columns: ColumnAllowList,
+  size?: ItemSize,
 ): Promise<ListResult<Record<string, unknown>>> {
   const filtered = base.clone();
   for (const filter of query.filters) {
@@ -45,8 +61,13 @@ export async function runListQuery(
 
   const { window } = query;
   switch (window.kind) {
-    case 'offset':
-      return { items: await ordered.offset(window.skip).limit(window.limit), hasMore: false };
+    case 'offset': {
+      ordered.offset(window.skip);
+      if (size && window.maxBytes !== undefined) {
+        return { items: (await takeWithinBudget(filtered, ordered, window.limit, window.maxBytes, size)).rows, hasMore: false };
+      }
+      return { items: await ordered.limit(window.limit), hasMore: false };
+    }
     case 'page': {
       const [count] = await filtered.clone().clearSelect().count({ n: '*' });
       const items = await ordered.offset((window.page - 1) * window.limit).limit(window.limit);
@@ -54,6 +75,10 @@ export async function runListQuery(
     }
     case 'cursor': {
       if (window.after !== undefined) await applyKeyset(ordered, base, window.after, sortColumn, byId, query.sort.descending);
+      if (size && window.maxBytes !== undefined) {
+        const { rows, more } = await takeWithinBudget(filtered, ordered, window.limit, window.maxBytes, size);
+        return { items: rows, hasMore: more };
+      }
       const rows = await ordered.limit(window.limit + 1);
       return { items: rows.slice(0, window.limit), hasMore: rows.length > window.limit };
     }
@@ -81,6 +106,43 @@ async function applyKeyset(
   query.where((keyset) => {
     keyset.where(sortColumn, beyond, value).orWhere((tie) => tie.where(sortColumn, value).andWhere('id', beyond, after));
   });
+}
+
+/**
+ * The first rows of `ordered`, at most `limit`, that fit in `maxBytes` (the first always does).
+ * Their sizes are read first (an id and a number each) and only the rows that fit are loaded, so
+ * a page of large items never holds much more than the budget in memory either. The loaded rows'
+ * own sizes are checked again: one that grew in between ends the page there. `more` says that
+ * rows were left out, by the budget or by `limit`.
+ */
+async function takeWithinBudget(
+  filtered: Knex.QueryBuilder,
+  ordered: Knex.QueryBuilder,
+  limit: number,
+  maxBytes: number,
+  size: ItemSize,
+): Promise<{ rows: Array<Record<string, unknown>>; more: boolean }> {
+  const sizes: Array<{ id: string; bytes: unknown }> = await ordered.clone().clearSelect().select('id', { bytes: size.column }).limit(limit + 1);
+  const fitting = fitBudget(sizes, limit, maxBytes, size.fixedBytes);
+  if (fitting.length === 0) return { rows: [], more: false };
+  const loaded: Array<Record<string, unknown>> = await filtered.clone().whereIn('id', fitting.map((row) => row.id));
+  const byId = new Map(loaded.map((row) => [String(row.id), row]));
+  const present = fitting.map((row) => byId.get(row.id)).filter((row): row is Record<string, unknown> => row !== undefined);
+  const rows = fitBudget(present.map((row) => ({ row, bytes: row[size.column] })), limit, maxBytes, size.fixedBytes).map(({ row }) => row);
+  return { rows, more: rows.length < present.length || sizes.length > fitting.length };
+}
+
+/** The leading entries, at most `limit`, whose sizes add up to no more than the budget; never none. */
+function fitBudget<T extends { bytes: unknown }>(entries: T[], limit: number, maxBytes: number, fixedBytes: number): T[] {
+  let used = PAGE_OVERHEAD_BYTES;
+  const fitting: T[] = [];
+  for (const entry of entries.slice(0, limit)) {
+    // One more byte each for the comma between items.
+    used += Number(entry.bytes ?? 0) + fixedBytes + 1;
+    if (used > maxBytes && fitting.length > 0) break;
+    fitting.push(entry);
+  }
+  return fitting;
 }
 
 function columnKind(columns: ColumnAllowList, field: string): ColumnKind {
@@ -112,7 +174,8 @@ function toInstant(value: string, filter: Filter): string {
 
 /**
  * The newest `perGroup` rows of each group (`include=` embeds), in one query: a window function
- * ranks each group's rows by id (time-ordered), newest first.
+ * ranks each group's rows by id (time-ordered), newest first. Only `columns` are read: embeds are
+ * summaries, and the large columns never leave the database for them.
  */
 export async function newestPerGroup(
   db: Knex | Knex.Transaction,
@@ -120,11 +183,13 @@ export async function newestPerGroup(
   groupColumn: string,
   groupIds: readonly string[],
   perGroup: number,
+  columns: readonly string[],
 ): Promise<Map<string, Array<Record<string, unknown>>>> {
   const byGroup = new Map<string, Array<Record<string, unknown>>>(groupIds.map((id) => [id, []]));
   if (groupIds.length === 0) return byGroup;
   const ranked = db(table)
-    .select('*', db.raw('row_number() over (partition by ?? order by id desc) as position', [groupColumn]))
+    .select([...new Set([...columns, 'id', groupColumn])])
+    .select(db.raw('row_number() over (partition by ?? order by id desc) as position', [groupColumn]))
     .whereIn(groupColumn, groupIds);
   const rows: Array<Record<string, unknown>> = await db.select('*').from(ranked.as('ranked')).where('position', '<=', perGroup).orderBy('id', 'desc');
   for (const row of rows) byGroup.get(String(row[groupColumn]))?.push(row);

@@ -1,31 +1,35 @@
 import type { Knex } from 'knex';
 import type { ListQuery, ListResult } from '../domain/collection';
-import type { Post } from '../domain/model';
+import type { Post, PostSummary } from '../domain/model';
+import { POST_FIXED_BYTES } from '../domain/quotas';
 import { newestPerGroup, runListQuery, type ColumnAllowList } from './collection-query';
 import type { RowMapper } from './row-mapper';
 
 export interface PostsRepository {
-  insert(post: Post): Promise<Post>;
+  /** `storedBytes`: what the post stores as JSON (see domain/quotas.ts). */
+  insert(post: Post, storedBytes: number): Promise<Post>;
   list(userId: string, query: ListQuery): Promise<ListResult<Post>>;
-  /** The newest `perUser` posts of each user, for embedding. */
-  newestOf(userIds: string[], perUser: number): Promise<Map<string, Post[]>>;
+  /** The newest `perUser` posts of each user as summaries, for embedding; bodies are never read. */
+  summariesOf(userIds: string[], perUser: number): Promise<Map<string, PostSummary[]>>;
 }
 
 const LISTABLE: ColumnAllowList = { title: 'text', created_at: 'time', updated_at: 'time' };
 
+const SUMMARY_COLUMNS = ['id', 'user_id', 'title', 'created_at', 'updated_at'];
+
 export function createPostsRepository(db: Knex | Knex.Transaction, mapper: RowMapper): PostsRepository {
   return {
-    async insert(post) {
-      await db('posts').insert(post);
+    async insert(post, storedBytes) {
+      await db('posts').insert({ ...post, stored_bytes: storedBytes });
       return post;
     },
     async list(userId, query) {
-      const result = await runListQuery(db('posts').where({ user_id: userId }), query, LISTABLE);
+      const result = await runListQuery(db('posts').where({ user_id: userId }), query, LISTABLE, { column: 'stored_bytes', fixedBytes: POST_FIXED_BYTES });
       return { ...result, items: result.items.map(mapper.toPost) };
     },
-    async newestOf(userIds, perUser) {
-      const rows = await newestPerGroup(db, 'posts', 'user_id', userIds, perUser);
-      return new Map([...rows].map(([id, group]) => [id, group.map(mapper.toPost)]));
+    async summariesOf(userIds, perUser) {
+      const rows = await newestPerGroup(db, 'posts', 'user_id', userIds, perUser, SUMMARY_COLUMNS);
+      return new Map([...rows].map(([id, group]) => [id, group.map(mapper.toPostSummary)]));
     },
   };
 }

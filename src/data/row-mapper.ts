@@ -1,5 +1,5 @@
 import type { Identity, ProviderTokenRecord } from '../domain/identities';
-import type { Agent, Post, Task, User } from '../domain/model';
+import type { Agent, Post, PostSummary, Task, TaskSummary, User } from '../domain/model';
 
 /**
  * The one place that knows how SQLite and PostgreSQL return values differently: timestamps
@@ -8,9 +8,11 @@ import type { Agent, Post, Task, User } from '../domain/model';
 export interface RowMapper {
   toAgent(row: Record<string, unknown>): Agent;
   toTask(row: Record<string, unknown>): Task;
+  toTaskSummary(row: Record<string, unknown>): TaskSummary;
   /** Never copies the password hash. */
   toUser(row: Record<string, unknown>): User;
   toPost(row: Record<string, unknown>): Post;
+  toPostSummary(row: Record<string, unknown>): PostSummary;
   toIdentity(row: Record<string, unknown>): Identity;
   toProviderToken(row: Record<string, unknown>): ProviderTokenRecord;
 }
@@ -38,6 +40,12 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       created_at: toIsoTimestamp(row.created_at),
       updated_at: toIsoTimestamp(row.updated_at),
     }),
+    toPostSummary: (row) => ({
+      id: String(row.id),
+      title: String(row.title),
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+    }),
     toAgent: (row) => ({
       id: String(row.id),
       owner_id: row.owner_id === null || row.owner_id === undefined ? null : String(row.owner_id),
@@ -57,6 +65,16 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       status: row.status as Task['status'],
       result: json(row.result),
       error: row.error === null || row.error === undefined ? null : String(row.error),
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+      started_at: toNullableIsoTimestamp(row.started_at),
+      finished_at: toNullableIsoTimestamp(row.finished_at),
+    }),
+    toTaskSummary: (row) => ({
+      id: String(row.id),
+      title: String(row.title),
+      status: row.status as Task['status'],
+      priority: Number(row.priority),
       created_at: toIsoTimestamp(row.created_at),
       updated_at: toIsoTimestamp(row.updated_at),
       started_at: toNullableIsoTimestamp(row.started_at),

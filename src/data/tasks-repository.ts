@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ListQuery, ListResult } from '../domain/collection';
-import type { Task, TaskStatus } from '../domain/model';
+import type { Task, TaskStatus, TaskSummary } from '../domain/model';
+import { TASK_FIXED_BYTES } from '../domain/quotas';
 import { newestPerGroup, runListQuery, type ColumnAllowList } from './collection-query';
 import { isId } from './ids';
 import { toJsonColumn, type RowMapper } from './row-mapper';
@@ -8,15 +9,18 @@ import { toJsonColumn, type RowMapper } from './row-mapper';
 export type TaskChanges = Partial<Omit<Task, 'id' | 'agent_id' | 'created_at'>>;
 
 export interface TasksRepository {
-  insert(task: Task): Promise<Task>;
+  /** `storedBytes`: what the task stores as JSON (see domain/quotas.ts). */
+  insert(task: Task, storedBytes: number): Promise<Task>;
   find(agentId: string, id: string, options?: { lock?: boolean }): Promise<Task | undefined>;
   list(agentId: string, query: ListQuery): Promise<ListResult<Task>>;
-  /** The newest `perAgent` tasks of each agent, for embedding. */
-  newestOf(agentIds: string[], perAgent: number): Promise<Map<string, Task[]>>;
-  /** Compare-and-swap: applies only while the task still has `expectedStatus`. */
-  update(id: string, expectedStatus: TaskStatus, changes: TaskChanges): Promise<Task | undefined>;
+  /** The newest `perAgent` tasks of each agent as summaries, for embedding; input and result are never read. */
+  summariesOf(agentIds: string[], perAgent: number): Promise<Map<string, TaskSummary[]>>;
+  /** Compare-and-swap: applies only while the task still has `expectedStatus`; `bytesDelta` moves its stored bytes. */
+  update(id: string, expectedStatus: TaskStatus, changes: TaskChanges, bytesDelta: number): Promise<Task | undefined>;
   countRunning(agentId: string): Promise<number>;
-  remove(agentId: string, id: string): Promise<boolean>;
+  countOf(agentId: string): Promise<number>;
+  /** The bytes the deleted task stored, or undefined when there was no such task. */
+  remove(agentId: string, id: string): Promise<number | undefined>;
 }
 
 const LISTABLE: ColumnAllowList = {
@@ -29,6 +33,8 @@ const LISTABLE: ColumnAllowList = {
   finished_at: 'time',
 };
 
+const SUMMARY_COLUMNS = ['id', 'agent_id', 'title', 'status', 'priority', 'created_at', 'updated_at', 'started_at', 'finished_at'];
+
 const toColumns = (changes: TaskChanges): Record<string, unknown> => {
   const columns: Record<string, unknown> = { ...changes };
   if ('input' in changes) columns.input = toJsonColumn(changes.input);
@@ -38,8 +44,8 @@ const toColumns = (changes: TaskChanges): Record<string, unknown> => {
 
 export function createTasksRepository(db: Knex | Knex.Transaction, mapper: RowMapper, canLock: boolean): TasksRepository {
   return {
-    async insert(task) {
-      await db('tasks').insert({ ...task, input: toJsonColumn(task.input), result: toJsonColumn(task.result) });
+    async insert(task, storedBytes) {
+      await db('tasks').insert({ ...task, input: toJsonColumn(task.input), result: toJsonColumn(task.result), stored_bytes: storedBytes });
       return task;
     },
     async find(agentId, id, options = {}) {
@@ -50,24 +56,33 @@ export function createTasksRepository(db: Knex | Knex.Transaction, mapper: RowMa
       return row ? mapper.toTask(row) : undefined;
     },
     async list(agentId, query) {
-      const result = await runListQuery(db('tasks').where({ agent_id: agentId }), query, LISTABLE);
+      const result = await runListQuery(db('tasks').where({ agent_id: agentId }), query, LISTABLE, { column: 'stored_bytes', fixedBytes: TASK_FIXED_BYTES });
       return { ...result, items: result.items.map(mapper.toTask) };
     },
-    async newestOf(agentIds, perAgent) {
-      const rows = await newestPerGroup(db, 'tasks', 'agent_id', agentIds, perAgent);
-      return new Map([...rows].map(([id, group]) => [id, group.map(mapper.toTask)]));
+    async summariesOf(agentIds, perAgent) {
+      const rows = await newestPerGroup(db, 'tasks', 'agent_id', agentIds, perAgent, SUMMARY_COLUMNS);
+      return new Map([...rows].map(([id, group]) => [id, group.map(mapper.toTaskSummary)]));
     },
-    async update(id, expectedStatus, changes) {
-      const [row] = await db('tasks').where({ id, status: expectedStatus }).update(toColumns(changes)).returning('*');
+    async update(id, expectedStatus, changes, bytesDelta) {
+      const columns = toColumns(changes);
+      if (bytesDelta !== 0) columns.stored_bytes = db.raw('stored_bytes + ?', [bytesDelta]);
+      const [row] = await db('tasks').where({ id, status: expectedStatus }).update(columns).returning('*');
       return row ? mapper.toTask(row) : undefined;
     },
     async countRunning(agentId) {
       const row = await db('tasks').where({ agent_id: agentId, status: 'running' }).count({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
+    async countOf(agentId) {
+      const row = await db('tasks').where({ agent_id: agentId }).count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
     async remove(agentId, id) {
-      if (!isId(id) || !isId(agentId)) return false;
-      return (await db('tasks').where({ id, agent_id: agentId }).delete()) > 0;
+      if (!isId(id) || !isId(agentId)) return undefined;
+      // Read, then delete: knex's SQLite dialect has no DELETE ... RETURNING. The caller holds the row lock.
+      const row = await db('tasks').where({ id, agent_id: agentId }).first('stored_bytes');
+      if (!row || (await db('tasks').where({ id, agent_id: agentId }).delete()) === 0) return undefined;
+      return Number(row.stored_bytes);
     },
   };
 }

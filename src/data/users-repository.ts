@@ -16,6 +16,12 @@ export interface UsersRepository {
   list(query: ListQuery): Promise<ListResult<User>>;
   update(id: string, changes: UserChanges): Promise<User>;
   remove(id: string): Promise<boolean>;
+  /**
+   * Moves the user's stored bytes by `delta`, unless that would take them above `limit` (0: no
+   * limit); one conditional UPDATE, so concurrent writes are checked one after the other. When
+   * refused, `usage` is what the user stores now (undefined: no such user).
+   */
+  addStoredBytes(id: string, delta: number, limit: number): Promise<{ applied: boolean; usage?: number }>;
 }
 
 const LISTABLE: ColumnAllowList = {
@@ -60,6 +66,13 @@ export function createUsersRepository(db: Knex | Knex.Transaction, mapper: RowMa
     async remove(id) {
       if (!isId(id)) return false;
       return (await db('users').where({ id }).delete()) > 0;
+    },
+    async addStoredBytes(id, delta, limit) {
+      const query = db('users').where({ id });
+      if (limit > 0) query.andWhere('stored_bytes', '<=', limit - delta);
+      if ((await query.increment('stored_bytes', delta)) > 0) return { applied: true };
+      const row = await db('users').where({ id }).first('stored_bytes');
+      return { applied: false, usage: row ? Number(row.stored_bytes) : undefined };
     },
   };
 }

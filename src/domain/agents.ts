@@ -5,27 +5,33 @@ import { agentNotFound, invalidCredentials } from '../errors';
 import { ownerOf, ownerScope, type Principal } from './access';
 import { resolveOperatorStatus } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
-import type { Agent, AgentCreate, AgentUpdate, Task } from './model';
+import type { Agent, AgentCreate, AgentUpdate, TaskSummary } from './model';
 import { assertPrecondition, type Precondition } from './precondition';
+import { assertAgentQuota, releaseStoredBytes, type Quotas } from './quotas';
 
-/** How many of an agent's newest tasks `include=tasks` embeds. */
-export const EMBEDDED_TASKS = 100;
+/** How many of an agent's newest tasks `include=tasks` embeds (as summaries, without payloads). */
+export const EMBEDDED_TASKS = 10;
 
 export function listAgents(store: Store, principal: Principal, query: ListQuery): Promise<ListResult<Agent>> {
   return store.agents.list(query, ownerScope(principal));
 }
 
-export async function createAgent(store: Store, principal: Principal, input: AgentCreate): Promise<Agent> {
-  const timestamp = now();
+/** Agents created with an API key have no owner and count against no user's quota. */
+export async function createAgent(store: Store, principal: Principal, input: AgentCreate, quotas: Quotas): Promise<Agent> {
+  const owner = ownerOf(principal);
   try {
-    return await store.agents.insert({
-      id: newId(),
-      owner_id: ownerOf(principal),
-      name: input.name,
-      type: input.type,
-      status: 'idle',
-      created_at: timestamp,
-      updated_at: timestamp,
+    return await store.transaction(async (tx) => {
+      if (owner !== null) await assertAgentQuota(tx, owner, quotas, invalidCredentials);
+      const timestamp = now();
+      return tx.agents.insert({
+        id: newId(),
+        owner_id: owner,
+        name: input.name,
+        type: input.type,
+        status: 'idle',
+        created_at: timestamp,
+        updated_at: timestamp,
+      });
     });
   } catch (error) {
     // The caller's account was deleted while this request ran: its credential no longer names anyone.
@@ -39,9 +45,9 @@ export async function getAgent(store: Store, principal: Principal, id: string): 
   return (await store.agents.find(id, { ownerId: ownerScope(principal) })) ?? Promise.reject(agentNotFound());
 }
 
-/** Each agent's newest tasks, for `include=tasks`. */
-export function embedTasks(store: Store, agents: Agent[]): Promise<Map<string, Task[]>> {
-  return store.tasks.newestOf(agents.map((agent) => agent.id), EMBEDDED_TASKS);
+/** Each agent's newest tasks as summaries, for `include=tasks`. */
+export function embedTasks(store: Store, agents: Agent[]): Promise<Map<string, TaskSummary[]>> {
+  return store.tasks.summariesOf(agents.map((agent) => agent.id), EMBEDDED_TASKS);
 }
 
 /** PUT replaces what a client owns (`name`, `type`); the status belongs to the state machine. */
@@ -70,7 +76,7 @@ export function deleteAgent(store: Store, principal: Principal, id: string, prec
     const agent = await tx.agents.find(id, { lock: true, ownerId: ownerScope(principal) });
     if (!agent) throw agentNotFound();
     assertPrecondition(precondition, agent);
-    // Tasks go with it: the foreign key cascades.
-    await tx.agents.remove(id);
+    // Tasks go with it (the foreign key cascades); the agent row carries the sum of their bytes.
+    await releaseStoredBytes(tx, agent.owner_id, (await tx.agents.remove(id)) ?? 0);
   });
 }

@@ -13,10 +13,14 @@ export interface Sort {
   descending: boolean;
 }
 
+/**
+ * `maxBytes` is the response budget: a window of large items (tasks, posts) ends before the item
+ * that would take the answer beyond it, however many `limit` allows (always holding one item).
+ */
 export type Window =
-  | { kind: 'offset'; skip: number; limit: number }
+  | { kind: 'offset'; skip: number; limit: number; maxBytes?: number }
   | { kind: 'page'; page: number; limit: number }
-  | { kind: 'cursor'; after?: string; limit: number };
+  | { kind: 'cursor'; after?: string; limit: number; maxBytes?: number };
 
 export interface ListQuery {
   filters: Filter[];
@@ -32,10 +36,10 @@ export interface ListResult<T> {
 }
 
 /** The root surface's `skip`/`limit`/`status`: oldest first. */
-export function offsetQuery(skip: number, limit: number, status?: string): ListQuery {
+export function offsetQuery(skip: number, limit: number, status?: string, maxBytes?: number): ListQuery {
   return {
     filters: status === undefined ? [] : [{ field: 'status', op: 'eq', value: status }],
     sort: { field: 'created_at', descending: false },
-    window: { kind: 'offset', skip, limit },
+    window: { kind: 'offset', skip, limit, maxBytes },
   };
 }

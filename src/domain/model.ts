@@ -10,6 +10,7 @@ export type Task = Schemas['Task'];
 export type TaskStatus = Schemas['TaskStatus'];
 export type TaskCreate = Schemas['TaskCreate'];
 export type TaskUpdate = Schemas['TaskUpdate'];
+export type TaskSummary = Schemas['TaskSummary'];
 export type User = Schemas['User'];
 export type UserCreate = Schemas['UserCreate'];
 export type UserRole = Schemas['UserRole'];
@@ -17,5 +18,6 @@ export type UserReplace = Schemas['UserReplace'];
 export type UserUpdate = Schemas['UserUpdate'];
 export type Post = Schemas['Post'];
 export type PostCreate = Schemas['PostCreate'];
+export type PostSummary = Schemas['PostSummary'];
 /** A user as stored: with the password hash that no response ever carries. */
 export type UserRecord = User & { password_hash: string | null };

@@ -7,6 +7,7 @@ import { canAcceptTasks, canStartTasks, statusAfterTaskStart, statusAfterTaskSto
 import type { ListQuery, ListResult } from './collection';
 import type { Agent, Task, TaskCreate, TaskStatus, TaskUpdate } from './model';
 import { assertPrecondition, type Precondition } from './precondition';
+import { assertTaskQuota, chargeStoredBytes, releaseStoredBytes, taskBytes, type Quotas } from './quotas';
 import { assertTaskTransition, isTerminal } from './task-status';
 
 const MAX_JSON_BYTES = 64 * 1024;
@@ -17,7 +18,11 @@ export async function listTasks(store: Store, principal: Principal, agentId: str
   return store.tasks.list(agentId, query);
 }
 
-export function createTask(store: Store, principal: Principal, agentId: string, input: TaskCreate): Promise<Task> {
+/**
+ * The agent's row lock serialises its task writes, so its task count is exact here. What the task
+ * stores is charged to the agent's owner last, so the owner's row is held for as short as can be.
+ */
+export function createTask(store: Store, principal: Principal, agentId: string, input: TaskCreate, quotas: Quotas): Promise<Task> {
   assertJsonSize('input', input.input);
   return store.transaction(async (tx) => {
     const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
@@ -25,8 +30,9 @@ export function createTask(store: Store, principal: Principal, agentId: string, 
     if (!canAcceptTasks(agent.status)) {
       throw stateConflict(`Agent is ${agent.status} and accepts no new task`, { agent_status: agent.status });
     }
+    await assertTaskQuota(tx, agentId, quotas);
     const timestamp = now();
-    return tx.tasks.insert({
+    const task: Task = {
       id: newId(),
       agent_id: agentId,
       title: input.title,
@@ -40,7 +46,12 @@ export function createTask(store: Store, principal: Principal, agentId: string, 
       updated_at: timestamp,
       started_at: null,
       finished_at: null,
-    });
+    };
+    const bytes = taskBytes(task);
+    await tx.tasks.insert(task, bytes);
+    await tx.agents.addStoredBytes(agentId, bytes);
+    await chargeStoredBytes(tx, agent.owner_id, bytes, quotas, agentNotFound);
+    return task;
   });
 }
 
@@ -55,16 +66,20 @@ export function updateTask(
   agentId: string,
   taskId: string,
   patch: TaskUpdate,
+  quotas: Quotas,
   precondition?: Precondition<Task>,
 ): Promise<Task> {
   assertJsonSize('result', patch.result);
   return store.transaction(async (tx) => {
     const { agent, task } = await lockTask(tx, principal, agentId, taskId, precondition);
     const changes = planTaskChanges(agent, task, patch);
-    const updated = await tx.tasks.update(task.id, task.status, changes);
+    const bytesDelta = taskBytes({ ...task, ...changes }) - taskBytes(task);
+    const updated = await tx.tasks.update(task.id, task.status, changes, bytesDelta);
     if (!updated) throw stateConflict('The task changed while this request was handled; read it and retry');
 
     if (updated.status !== task.status) await followTaskStatus(tx, agent, task.status, updated.status);
+    await tx.agents.addStoredBytes(agentId, bytesDelta);
+    await chargeStoredBytes(tx, agent.owner_id, bytesDelta, quotas, agentNotFound);
     return updated;
   });
 }
@@ -72,8 +87,11 @@ export function updateTask(
 export function deleteTask(store: Store, principal: Principal, agentId: string, taskId: string, precondition?: Precondition<Task>): Promise<void> {
   return store.transaction(async (tx) => {
     const { agent, task } = await lockTask(tx, principal, agentId, taskId, precondition);
-    if (!(await tx.tasks.remove(agentId, taskId))) throw taskNotFound();
+    const storedBytes = await tx.tasks.remove(agentId, taskId);
+    if (storedBytes === undefined) throw taskNotFound();
     if (task.status === 'running') await followTaskStatus(tx, agent, 'running', 'cancelled');
+    await tx.agents.addStoredBytes(agentId, -storedBytes);
+    await releaseStoredBytes(tx, agent.owner_id, storedBytes);
   });
 }
 

@@ -6,14 +6,16 @@ import { newId, nextTimestamp, now } from '../data/ids';
 import { duplicate, forbidden, invalidValue, notAUser, preconditionFailed, userNotFound, wrongPassword } from '../errors';
 import type { Principal } from './access';
 import type { ListQuery, ListResult } from './collection';
-import type { Post, User, UserCreate, UserReplace, UserRole, UserUpdate } from './model';
+import type { PostSummary, User, UserCreate, UserReplace, UserRole, UserUpdate } from './model';
+import { assertAcceptablePassword } from './password-policy';
 import { assertPrecondition, type Precondition } from './precondition';
 
 const MAX_NAME = 100;
-/** How many of a user's newest posts `include=posts` embeds. */
-export const EMBEDDED_POSTS = 100;
+/** How many of a user's newest posts `include=posts` embeds (as summaries, without bodies). */
+export const EMBEDDED_POSTS = 10;
 
 export async function signUp(store: Store, input: UserCreate, role: UserRole = 'user'): Promise<User> {
+  assertAcceptablePassword(input.password, { email: input.email, name: input.name });
   const timestamp = now();
   return withUniqueEmail(async () =>
     store.users.insert({
@@ -55,8 +57,8 @@ export async function getUser(store: Store, principal: Principal, id: string): P
   return (await store.users.find(id)) ?? Promise.reject(userNotFound());
 }
 
-export function embedPosts(store: Store, users: User[]): Promise<Map<string, Post[]>> {
-  return store.posts.newestOf(users.map((user) => user.id), EMBEDDED_POSTS);
+export function embedPosts(store: Store, users: User[]): Promise<Map<string, PostSummary[]>> {
+  return store.posts.summariesOf(users.map((user) => user.id), EMBEDDED_POSTS);
 }
 
 /**
@@ -104,6 +106,7 @@ export async function updateUser(
       assertPrecondition(precondition, user);
       // The e-mail changed between the check above and this lock: the proof was for another change.
       if (!confirmed && changesCredentials(user)) throw preconditionFailed();
+      if (input.password !== undefined) assertAcceptablePassword(input.password, { email: input.email ?? user.email, name: input.name ?? user.name });
       const changes: UserChanges = { updated_at: nextTimestamp(user.updated_at) };
       if (input.name !== undefined) changes.name = normaliseName(input.name);
       if (input.email !== undefined) changes.email = normaliseEmail(input.email);
@@ -124,6 +127,8 @@ export function deleteUser(store: Store, principal: Principal, id: string, preco
   assertUserPrincipal(principal);
   if (!mayManage(principal, id)) throw userNotFound();
   return store.transaction(async (tx) => {
+    // Task writes lock an agent, then its owner: locking in that order here too avoids a deadlock.
+    await tx.agents.lockOwnedBy(id);
     const user = await tx.users.find(id, { lock: true });
     if (!user) throw userNotFound();
     assertPrecondition(precondition, user);

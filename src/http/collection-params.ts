@@ -16,12 +16,12 @@ export interface CollectionParams {
  * Turns validated query parameters into a ListQuery. api.yaml's enums and schemas are the
  * allow-lists: nothing reaches here that they did not accept.
  */
-export function toListQuery(params: CollectionParams, windowKind: 'page' | 'cursor', defaultSort: string): ListQuery {
+export function toListQuery(params: CollectionParams, windowKind: 'page' | 'cursor', defaultSort: string, maxBytes?: number): ListQuery {
   const sort = params.sort ?? defaultSort;
   // The specification caps cursor pages at 100 rather than refusing more; api.yaml says so.
   const limit = windowKind === 'cursor' ? Math.min(params.limit ?? 20, MAX_CURSOR_LIMIT) : (params.limit ?? 20);
   const window: Window =
-    windowKind === 'page' ? { kind: 'page', page: params.page ?? 1, limit } : { kind: 'cursor', after: params.cursor, limit };
+    windowKind === 'page' ? { kind: 'page', page: params.page ?? 1, limit } : { kind: 'cursor', after: params.cursor, limit, maxBytes };
   const filters: Filter[] = [];
   if (params.status !== undefined) filters.push({ field: 'status', op: 'eq', value: params.status });
   for (const [field, operators] of Object.entries(params.filter ?? {})) {

@@ -14,6 +14,7 @@ const STATUS_OF: Record<AppError['code'], number> = {
   conflict: 409,
   state_conflict: 409,
   precondition_failed: 412,
+  quota_exceeded: 409,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
 };

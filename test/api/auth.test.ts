@@ -46,8 +46,8 @@ describeEachDatabase('credentials', (get) => {
 
     it('when the e-mail is taken in any letter case, then 409 CONFLICT in the convention envelope', async () => {
       const email = `dup-${Date.now()}@example.com`;
-      await get().anonymous.post('/api/v1/users').send({ name: 'a', email, password: 'password-1' }).expect(201);
-      const res = await get().anonymous.post('/api/v1/users').set('X-Request-ID', 'dup-1').send({ name: 'b', email: email.toUpperCase(), password: 'password-2' });
+      await get().anonymous.post('/api/v1/users').send({ name: 'a', email, password: 'first sign-up secret' }).expect(201);
+      const res = await get().anonymous.post('/api/v1/users').set('X-Request-ID', 'dup-1').send({ name: 'b', email: email.toUpperCase(), password: 'second sign-up secret' });
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ error: { code: 'CONFLICT', message: 'A user with this email already exists', requestId: 'dup-1' } });
     });
@@ -55,7 +55,7 @@ describeEachDatabase('credentials', (get) => {
     it('when two sign-ups race for one e-mail, then exactly one wins', async () => {
       const email = `race-${Date.now()}@example.com`;
       const results = await Promise.all(
-        [1, 2, 3].map((n) => get().anonymous.post('/api/v1/users').send({ name: `r${n}`, email, password: 'password-1' })),
+        [1, 2, 3].map((n) => get().anonymous.post('/api/v1/users').send({ name: `r${n}`, email, password: 'first sign-up secret' })),
       );
       expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     });

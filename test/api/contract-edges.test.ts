@@ -377,7 +377,7 @@ describeEachDatabase('the contract under any input', (get: () => TestApp) => {
       const doomed = await get().signUp();
       const store = createStore(get().database.db);
       await store.users.remove(doomed.user.id);
-      await expect(createAgent(store, { kind: 'user', user: doomed.user }, { name: 'orphan', type: 'type_a' })).rejects.toMatchObject(
+      await expect(createAgent(store, { kind: 'user', user: doomed.user }, { name: 'orphan', type: 'type_a' }, get().config.quotas)).rejects.toMatchObject(
         new AppError('unauthorized', 'Could not validate credentials'),
       );
     });

@@ -192,6 +192,10 @@ describeEachDatabase('the /api/v1 conventions surface', (get) => {
       const list = await owner.http.get('/api/v1/agents?include=tasks').expect(200);
       const byId = new Map(list.body.data.map((a: Item) => [a.id, a]));
       expect((byId.get(agent.id) as { tasks: Item[] }).tasks.map((t) => t.id)).toEqual([t2.id, t1.id]);
+      // Embedded tasks are summaries: their state, never their payloads.
+      expect(Object.keys((byId.get(agent.id) as { tasks: Item[] }).tasks[0] ?? {}).sort()).toEqual(
+        ['created_at', 'finished_at', 'id', 'priority', 'started_at', 'status', 'title', 'updated_at'],
+      );
       expect((byId.get(idle.id) as { tasks: Item[] }).tasks).toEqual([]);
       const one = await owner.http.get(`/api/v1/agents/${agent.id}?include=tasks&fields=name`).expect(200);
       expect(Object.keys(one.body.data).sort()).toEqual(['id', 'name', 'tasks']);

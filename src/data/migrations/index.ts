@@ -3,6 +3,7 @@ import * as initialSchema from './001-initial-schema';
 import * as posts from './002-posts';
 import * as oauth from './003-oauth';
 import * as sessions from './004-sessions';
+import * as quotas from './005-quotas';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -12,6 +13,7 @@ const migrations: Array<[string, Migration]> = [
   ['002-posts', posts],
   ['003-oauth', oauth],
   ['004-sessions', sessions],
+  ['005-quotas', quotas],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

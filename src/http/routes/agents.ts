@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { ServiceLimits } from '../../config';
 import type { Store } from '../../data/store';
 import * as agents from '../../domain/agents';
 import { offsetQuery } from '../../domain/collection';
@@ -7,14 +8,14 @@ import { principalOf } from '../authenticate';
 import { ifMatch, pageTag, sendItem, sendPage, tagWrite } from '../caching';
 import type { Handler } from '../typed-handler';
 
-export function agentRoutes(store: Store): Router {
+export function agentRoutes(store: Store, limits: ServiceLimits): Router {
   const list: Handler<'listAgents'> = async (req, res) => {
     const { skip = 0, limit = 100, status } = req.query;
     const { items } = await agents.listAgents(store, principalOf(req), offsetQuery(skip, limit, status));
     sendPage(res, items, items, pageTag(items));
   };
   const create: Handler<'createAgent'> = async (req, res) => {
-    const agent = await agents.createAgent(store, principalOf(req), req.body);
+    const agent = await agents.createAgent(store, principalOf(req), req.body, limits.quotas);
     tagWrite(res, agent).status(201).location(`/agents/${agent.id}`).json(agent);
   };
   const read: Handler<'getAgent'> = async (req, res) => {

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { ServiceLimits } from '../../config';
 import type { Store } from '../../data/store';
 import { offsetQuery } from '../../domain/collection';
 import type { Task } from '../../domain/model';
@@ -7,14 +8,14 @@ import { principalOf } from '../authenticate';
 import { ifMatch, pageTag, sendItem, sendPage, tagWrite } from '../caching';
 import type { Handler } from '../typed-handler';
 
-export function taskRoutes(store: Store): Router {
+export function taskRoutes(store: Store, limits: ServiceLimits): Router {
   const list: Handler<'listTasks'> = async (req, res) => {
     const { skip = 0, limit = 100, status } = req.query;
-    const { items } = await tasks.listTasks(store, principalOf(req), req.params.agent_id, offsetQuery(skip, limit, status));
+    const { items } = await tasks.listTasks(store, principalOf(req), req.params.agent_id, offsetQuery(skip, limit, status, limits.maxResponseBytes));
     sendPage(res, items, items, pageTag(items));
   };
   const create: Handler<'createTask'> = async (req, res) => {
-    const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body);
+    const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body, limits.quotas);
     tagWrite(res, task).status(201).location(`/agents/${task.agent_id}/tasks/${task.id}`).json(task);
   };
   const read: Handler<'getTask'> = async (req, res) => {
@@ -22,7 +23,7 @@ export function taskRoutes(store: Store): Router {
     sendItem(res, task, task);
   };
   const update: Handler<'updateTask'> = async (req, res) => {
-    const task = await tasks.updateTask(store, principalOf(req), req.params.agent_id, req.params.task_id, req.body, ifMatch<Task>(req.get('if-match')));
+    const task = await tasks.updateTask(store, principalOf(req), req.params.agent_id, req.params.task_id, req.body, limits.quotas, ifMatch<Task>(req.get('if-match')));
     tagWrite(res, task).json(task);
   };
   const remove: Handler<'deleteTask'> = async (req, res) => {

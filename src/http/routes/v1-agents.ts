@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { ServiceLimits } from '../../config';
 import type { Store } from '../../data/store';
 import * as agents from '../../domain/agents';
 import * as tasks from '../../domain/tasks';
@@ -10,7 +11,7 @@ import { envelope } from '../envelope';
 import type { Handler } from '../typed-handler';
 
 /** The conventions surface over the same agents and tasks as the root surface. */
-export function v1AgentRoutes(store: Store): Router {
+export function v1AgentRoutes(store: Store, limits: ServiceLimits): Router {
   const withTasks = async (list: Agent[], include: string | undefined) => {
     if (include !== 'tasks') return list;
     const embedded = await agents.embedTasks(store, list);
@@ -25,7 +26,7 @@ export function v1AgentRoutes(store: Store): Router {
     sendPage(res, body, page.items);
   };
   const createAgent: Handler<'createAgentV1'> = async (req, res) => {
-    const agent = await agents.createAgent(store, principalOf(req), req.body);
+    const agent = await agents.createAgent(store, principalOf(req), req.body, limits.quotas);
     tagWrite(res, agent).status(201).location(`/api/v1/agents/${agent.id}`).json(envelope(agent));
   };
   const getAgent: Handler<'getAgentV1'> = async (req, res) => {
@@ -49,13 +50,14 @@ export function v1AgentRoutes(store: Store): Router {
   };
 
   const listTasks: Handler<'listTasksV1'> = async (req, res) => {
-    const page = await tasks.listTasks(store, principalOf(req), req.params.agent_id, toListQuery(req.query, 'cursor', '-created_at'));
+    const query = toListQuery(req.query, 'cursor', '-created_at', limits.maxResponseBytes);
+    const page = await tasks.listTasks(store, principalOf(req), req.params.agent_id, query);
     const data = page.items.map((task) => pickFields(task, req.query.fields));
     const body = { data, meta: cursorMeta(page) };
     sendPage(res, body, page.items);
   };
   const createTask: Handler<'createTaskV1'> = async (req, res) => {
-    const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body);
+    const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body, limits.quotas);
     tagWrite(res, task).status(201).location(`/api/v1/agents/${task.agent_id}/tasks/${task.id}`).json(envelope(task));
   };
   const getTask: Handler<'getTaskV1'> = async (req, res) => {
@@ -65,7 +67,7 @@ export function v1AgentRoutes(store: Store): Router {
   };
   const updateTask: Handler<'updateTaskV1'> = async (req, res) => {
     const { agent_id: agentId, task_id: taskId } = req.params;
-    const task = await tasks.updateTask(store, principalOf(req), agentId, taskId, req.body, ifMatch<Task>(req.get('if-match')));
+    const task = await tasks.updateTask(store, principalOf(req), agentId, taskId, req.body, limits.quotas, ifMatch<Task>(req.get('if-match')));
     tagWrite(res, task).json(envelope(task));
   };
   const deleteTask: Handler<'deleteTaskV1'> = async (req, res) => {

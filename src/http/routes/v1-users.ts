@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { PasswordChecks } from '../../auth/password-sign-in';
+import type { ServiceLimits } from '../../config';
 import type { Store } from '../../data/store';
 import { clientOf } from './auth';
 import { createPost, listPosts } from '../../domain/posts';
@@ -13,7 +14,7 @@ import { envelope } from '../envelope';
 import type { Handler } from '../typed-handler';
 
 /** Users (page-numbered) and their posts (cursor), on the conventions surface. */
-export function v1UserRoutes(store: Store, passwords: PasswordChecks): Router {
+export function v1UserRoutes(store: Store, limits: ServiceLimits, passwords: PasswordChecks): Router {
   const withPosts = async (list: User[], include: string | undefined) => {
     if (include !== 'posts') return list;
     const embedded = await users.embedPosts(store, list);
@@ -58,12 +59,12 @@ export function v1UserRoutes(store: Store, passwords: PasswordChecks): Router {
   };
 
   const posts: Handler<'listPosts'> = async (req, res) => {
-    const page = await listPosts(store, req.params.user_id, toListQuery(req.query, 'cursor', '-created_at'));
+    const page = await listPosts(store, req.params.user_id, toListQuery(req.query, 'cursor', '-created_at', limits.maxResponseBytes));
     const body = { data: page.items.map((post) => pickFields(post, req.query.fields)), meta: cursorMeta(page) };
     sendPage(res, body, page.items);
   };
   const writePost: Handler<'createPost'> = async (req, res) => {
-    const post = await createPost(store, principalOf(req), req.params.user_id, req.body);
+    const post = await createPost(store, principalOf(req), req.params.user_id, req.body, limits.quotas);
     tagWrite(res, post).status(201).json(envelope(post));
   };
 

@@ -194,29 +194,41 @@ export class Fixtures {
       this.damaged.delete('spare');
     }
     if (has('agent')) {
-      this.ids.agent = await this.createAgent(this.tokens.user);
+      const agent = await this.createAgent(this.tokens.user);
+      // The user owns as many agents as its quota allows: a fresh user has room.
+      if (agent === undefined) return this.startOver('user', 'agent', 'task', 'post');
+      this.ids.agent = agent;
       this.damage('task');
       this.damaged.delete('agent');
     }
     if (has('otherAgent')) {
-      this.ids.otherAgent = await this.createAgent(this.tokens.other);
+      const agent = await this.createAgent(this.tokens.other);
+      if (agent === undefined) return this.startOver('other', 'otherAgent');
+      this.ids.otherAgent = agent;
       this.damaged.delete('otherAgent');
     }
     if (has('task')) {
       const task = await this.call('POST', `/agents/${this.ids.agent}/tasks`, { token: this.tokens.user, json: { title: 'fuzz task', input: { n: 1 }, priority: 3 } }, [201, 409]);
       if (task.status === 409) {
-        // The agent was paused by an earlier request: a fresh one accepts tasks.
-        this.ids.agent = await this.createAgent(this.tokens.user);
-        return this.repair();
+        // The user stores all its quota allows: start over with a fresh one. Otherwise the agent was
+        // paused by an earlier request or holds all the tasks it may: a fresh one accepts tasks.
+        if (quotaOf(task.json) === 'stored_bytes_per_user') return this.startOver('user', 'agent', 'task', 'post');
+        return this.startOver('agent', 'task');
       }
       this.ids.task = String(task.json.id);
       this.damaged.delete('task');
     }
     if (has('post')) {
-      const post = await this.call('POST', `/api/v1/users/${this.ids.user}/posts`, { token: this.tokens.user, json: { title: 'fuzz post', body: 'hello' } });
+      const post = await this.call('POST', `/api/v1/users/${this.ids.user}/posts`, { token: this.tokens.user, json: { title: 'fuzz post', body: 'hello' } }, [201, 409]);
+      if (post.status === 409) return this.startOver('user', 'agent', 'task', 'post');
       this.ids.post = String((post.json.data as { id: string }).id);
       this.damaged.delete('post');
     }
+  }
+
+  private startOver(...pieces: Piece[]): Promise<void> {
+    this.damage(...pieces);
+    return this.repair();
   }
 
   private async signUp(email: string, password: string): Promise<string> {
@@ -225,9 +237,10 @@ export class Fixtures {
     return String((created.json.data as { id: string }).id);
   }
 
-  private async createAgent(token: string): Promise<string> {
-    const agent = await this.call('POST', '/agents', { token, json: { name: `fuzz-${randomBytes(3).toString('hex')}`, type: 'type_a' } });
-    return String(agent.json.id);
+  /** A new agent's id; undefined when its owner is at the quota of agents. */
+  private async createAgent(token: string): Promise<string | undefined> {
+    const agent = await this.call('POST', '/agents', { token, json: { name: `fuzz-${randomBytes(3).toString('hex')}`, type: 'type_a' } }, [201, 409]);
+    return agent.status === 201 ? String(agent.json.id) : undefined;
   }
 
   /** One set-up request; 429 waits for the window (base-URL mode), anything unexpected stops the run. */
@@ -267,6 +280,12 @@ function decodeBody(request: ConcreteRequest): Record<string, unknown> | undefin
   } catch {
     return undefined;
   }
+}
+
+/** The quota a 409 names, on either surface. */
+function quotaOf(body: Record<string, unknown>): unknown {
+  const details = (body.details ?? (body.error as { details?: unknown } | undefined)?.details) as { quota?: unknown } | undefined;
+  return details?.quota;
 }
 
 function emailOf(body: Buffer): string | undefined {
