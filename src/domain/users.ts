@@ -97,6 +97,8 @@ export async function updateUser(
   const changesCredentials = (user: User) => input.password !== undefined || (input.email !== undefined && normaliseEmail(input.email) !== user.email);
   const before = await store.users.find(id);
   if (!before) throw userNotFound();
+  // A refused new password must not cost the person one of their sign-in attempts.
+  if (input.password !== undefined) assertAcceptablePassword(input.password, { email: input.email ?? before.email, name: input.name ?? before.name });
   const confirmed = changesCredentials(before);
   if (confirmed) await reauthenticate(principal, currentPassword);
   return withUniqueEmail(() =>
@@ -106,7 +108,6 @@ export async function updateUser(
       assertPrecondition(precondition, user);
       // The e-mail changed between the check above and this lock: the proof was for another change.
       if (!confirmed && changesCredentials(user)) throw preconditionFailed();
-      if (input.password !== undefined) assertAcceptablePassword(input.password, { email: input.email ?? user.email, name: input.name ?? user.name });
       const changes: UserChanges = { updated_at: nextTimestamp(user.updated_at) };
       if (input.name !== undefined) changes.name = normaliseName(input.name);
       if (input.email !== undefined) changes.email = normaliseEmail(input.email);

@@ -67,7 +67,7 @@ describeEachDatabase('common passwords', (get) => {
     }
     await get().anonymous.post('/api/auth/login').send({ email: me.user.email, password: me.password }).expect(200);
     expect((await me.http.get(`/api/v1/users/${me.user.id}`).expect(200)).body.data.name).toBe(me.user.name);
-    await me.http.patch(`/api/v1/users/${me.user.id}`).send({ password: 'orchid tractor velvet 7' }).expect(200);
+    await me.http.patch(`/api/v1/users/${me.user.id}`).send({ password: 'orchid tractor velvet 7', current_password: me.password }).expect(200);
     await get().anonymous.post('/api/auth/login').send({ email: me.user.email, password: 'orchid tractor velvet 7' }).expect(200);
   });
 });
