@@ -64,7 +64,7 @@ export function createAgentsRepository(db: Knex | Knex.Transaction, mapper: RowM
       if (delta !== 0) await db('agents').where({ id }).increment('stored_bytes', delta);
     },
     async lockOwnedBy(ownerId) {
-      if (canLock) await db('agents').select('id').where({ owner_id: ownerId }).orderBy('id').forUpdate();
+      if (canLock && isId(ownerId)) await db('agents').select('id').where({ owner_id: ownerId }).orderBy('id').forUpdate();
     },
   };
 }

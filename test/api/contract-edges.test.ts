@@ -413,3 +413,14 @@ async function rejectedCount(app: TestApp, status: number): Promise<number> {
   const metric = await app.metrics.rejectedRequests.get();
   return metric.values.filter((value) => value.labels.status === String(status)).reduce((sum, value) => sum + value.value, 0);
 }
+
+describeEachDatabase('ids that cannot name a row', (get) => {
+  it.each(['..', 'not-a-uuid', '00000000-0000-0000-0000-00000000000g'])('when an admin deletes, reads or changes user %s, then 404, never a database error', async (id) => {
+    const admin = await get().signUp({ role: 'admin' });
+    const target = `/api/v1/users/${encodeURIComponent(id)}`;
+    for (const res of [await admin.http.delete(target), await admin.http.get(target), await admin.http.patch(target).send({ name: 'x' })]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('NOT_FOUND');
+    }
+  });
+});
