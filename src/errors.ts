@@ -88,8 +88,8 @@ export const currentPasswordRequired = () =>
     { field: 'current_password', in: 'body', message: 'required to change the password or the e-mail' },
   ]);
 export const currentPasswordWrong = () => forbidden('current_password is not the password of the signed-in user');
-export const recentSignInRequired = () =>
-  forbidden('This account has no password: sign in with its provider again, then change the e-mail within 10 minutes');
+export const recentSignInRequired = (withinMinutes: number) =>
+  forbidden(`This account has no password: sign in with its provider again, then change the e-mail within ${withinMinutes} minutes`);
 
 export const notAuthenticated = () => new AppError('unauthorized', 'Not authenticated');
 export const invalidCredentials = () => new AppError('unauthorized', 'Could not validate credentials');

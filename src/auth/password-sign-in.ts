@@ -39,7 +39,7 @@ export function createPasswordChecks(store: Store, throttle: SignInThrottle, clo
       const record = await store.users.findWithHashByEmail(principal.user.email);
       if (!record?.password_hash) {
         if (principal.session?.method === 'provider' && isRecentSignIn(principal.session, clock(), RECENT_SIGN_IN_MS)) return;
-        throw recentSignInRequired();
+        throw recentSignInRequired(RECENT_SIGN_IN_MS / 60_000);
       }
       if (currentPassword === undefined) throw currentPasswordRequired();
       const hash = record.password_hash;

@@ -71,8 +71,7 @@ export function createSessionService(store: Store, tokens: TokenService, lifetim
           await tx.sessions.end(session.id, at(), 'refresh_reuse');
           return 'reused' as const;
         }
-        const live = await tx.sessions.findLive(session.id, session.user_id, at());
-        if (!live) return undefined;
+        if (session.revoked_at !== null || Date.parse(session.expires_at) <= clock()) return undefined;
         return { session, refreshToken: await mintRefreshToken(tx, session.id) };
       });
       // The family ends in its own committed transaction, then the caller hears invalid_grant.

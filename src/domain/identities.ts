@@ -4,7 +4,7 @@ import { newId, now } from '../data/ids';
 import { connectionNotFound, lastSignInMethod, SignInError, userNotFound } from '../errors';
 import type { components } from '../../generated/api';
 import type { User } from './model';
-import { MAX_NAME_LENGTH } from './provider-claims';
+import { MAX_NAME_LENGTH } from './users';
 
 /** A user's account at a third-party provider (stored; never a response body). */
 export interface Identity {

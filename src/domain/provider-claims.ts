@@ -1,11 +1,10 @@
 import { SignInError } from '../errors';
 import { isEmail, MAX_EMAIL_LENGTH } from './email';
 import type { VerifiedIdentity } from './identities';
+import { MAX_NAME_LENGTH } from './users';
 
 /** The `user_identities.subject` column; OpenID Connect caps `sub` at 255 ASCII characters too. */
 export const MAX_SUBJECT_LENGTH = 255;
-/** api.yaml's UserName: 1 to 100 characters once trimmed. */
-export const MAX_NAME_LENGTH = 100;
 // C0 and C1 control characters and DEL.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;

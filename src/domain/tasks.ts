@@ -7,7 +7,7 @@ import { canAcceptTasks, canStartTasks, statusAfterTaskStart, statusAfterTaskSto
 import type { ListQuery, ListResult } from './collection';
 import type { Agent, Task, TaskCreate, TaskStatus, TaskUpdate } from './model';
 import { assertPrecondition, type Precondition } from './precondition';
-import { assertTaskQuota, chargeStoredBytes, releaseStoredBytes, taskBytes, type Quotas } from './quotas';
+import { assertTaskQuota, chargeStoredBytes, jsonBytes, releaseStoredBytes, taskBytes, type Quotas } from './quotas';
 import { assertTaskTransition, isTerminal } from './task-status';
 
 const MAX_JSON_BYTES = 64 * 1024;
@@ -157,8 +157,7 @@ async function followTaskStatus(tx: Store, agent: Agent, from: TaskStatus, to: T
 }
 
 function assertJsonSize(field: string, value: unknown): void {
-  if (value === undefined || value === null) return;
-  const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
+  const bytes = jsonBytes(value);
   if (bytes > MAX_JSON_BYTES) {
     throw invalidValue(`${field} is ${bytes} bytes as JSON; the limit is ${MAX_JSON_BYTES}`, [
       { field, in: 'body', message: `must be at most ${MAX_JSON_BYTES} bytes as JSON` },

@@ -10,7 +10,8 @@ import type { PostSummary, User, UserCreate, UserReplace, UserRole, UserUpdate }
 import { assertAcceptablePassword } from './password-policy';
 import { assertPrecondition, type Precondition } from './precondition';
 
-const MAX_NAME = 100;
+/** api.yaml's UserName: 1 to 100 characters once trimmed. */
+export const MAX_NAME_LENGTH = 100;
 /** How many of a user's newest posts `include=posts` embeds (as summaries, without bodies). */
 export const EMBEDDED_POSTS = 10;
 
@@ -162,9 +163,9 @@ function assertUserPrincipal(principal: Principal): asserts principal is Extract
 
 function normaliseName(raw: string): string {
   const name = raw.trim();
-  if (name.length === 0 || [...name].length > MAX_NAME) {
-    throw invalidValue(`name must be 1 to ${MAX_NAME} characters once trimmed`, [
-      { field: 'name', in: 'body', message: `must be 1 to ${MAX_NAME} characters once trimmed` },
+  if (name.length === 0 || [...name].length > MAX_NAME_LENGTH) {
+    throw invalidValue(`name must be 1 to ${MAX_NAME_LENGTH} characters once trimmed`, [
+      { field: 'name', in: 'body', message: `must be 1 to ${MAX_NAME_LENGTH} characters once trimmed` },
     ]);
   }
   return name;

@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { parse as parseCookies } from 'cookie';
 import type { SessionService } from '../auth/sessions';
 import type { Principal } from '../domain/access';
-import { forbidden, invalidApiKey, invalidCredentials, notAuthenticated } from '../errors';
+import { forbidden, invalidApiKey, invalidCredentials, notAuthenticated, notAUser } from '../errors';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -95,4 +95,11 @@ async function userFromToken(token: string, options: AuthenticateOptions): Promi
 export function principalOf(req: { principal?: Principal }): Principal {
   if (!req.principal) throw notAuthenticated();
   return req.principal;
+}
+
+/** The signed-in user behind a request, with their session: an API key is a service principal, not a user (403). */
+export function userOf(req: { principal?: Principal }): Extract<Principal, { kind: 'user' }> {
+  const principal = principalOf(req);
+  if (principal.kind !== 'user') throw notAUser();
+  return principal;
 }

@@ -3,9 +3,9 @@ import type { HttpTimeouts } from '../config';
 import type { Logger } from '../logger';
 import { serverTimeoutOptions } from './http-server';
 import { renderMetrics, type Metrics } from './observability';
+import { methodNotAllowed, routeNotFound } from '../errors';
+import { toProblem } from './error-handler';
 import { renderProblem, type Problem } from './problems';
-
-const NOT_FOUND: Problem = { status: 404, code: 'not_found', message: 'Not Found' };
 
 /**
  * The metrics listener (METRICS_PORT): GET /metrics in Prometheus's text format and nothing else,
@@ -15,18 +15,15 @@ const NOT_FOUND: Problem = { status: 404, code: 'not_found', message: 'Not Found
 export function createMetricsServer(deps: { metrics: Metrics; logger: Logger; timeouts: HttpTimeouts }): Server {
   return createServer(serverTimeoutOptions(deps.timeouts), (req, res) => {
     const path = (req.url ?? '').split('?', 1)[0];
-    if (path !== '/metrics') return sendProblem(res, NOT_FOUND);
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('Allow', 'GET, HEAD');
-      return sendProblem(res, { status: 405, code: 'method_not_allowed', message: `${String(req.method).slice(0, 20)} is not allowed on /metrics` });
-    }
+    if (path !== '/metrics') return sendProblem(res, toProblem(routeNotFound()));
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendProblem(res, toProblem(methodNotAllowed(String(req.method), '/metrics', 'GET, HEAD')));
     renderMetrics(deps.metrics).then(
       ({ contentType, body }) => {
         res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body);
       },
       (error: unknown) => {
         deps.logger.error({ err: error }, 'metrics could not be collected');
-        sendProblem(res, { status: 500, code: 'internal_error', message: 'An unexpected error occurred' });
+        sendProblem(res, toProblem(error));
       },
     );
   });
@@ -34,5 +31,5 @@ export function createMetricsServer(deps: { metrics: Metrics; logger: Logger; ti
 
 function sendProblem(res: ServerResponse, problem: Problem): void {
   const { status, body } = renderProblem(problem, 'root', '');
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+  res.writeHead(status, { ...problem.headers, 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
 }

@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { createApiKeyCheck } from '../auth/api-keys';
 import { invalidCredentials, notAuthenticated, routeNotFound } from '../errors';
 import type { Logger } from '../logger';
 import { methodLabel, routeLabel } from './route-label';
@@ -149,21 +149,20 @@ export async function renderMetrics(metrics: Metrics): Promise<{ contentType: st
 }
 
 const BEARER = /^Bearer +(\S+) *$/i;
-const digestOf = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
 /**
  * GET /metrics on the API listener: only with `Authorization: Bearer <METRICS_TOKEN>` (401
  * otherwise). Without a token configured it is not served there at all: 404, as an unknown path.
  */
 export function serveMetrics(metrics: Metrics, token: string | undefined): RequestHandler {
-  // Equal-length digests: the comparison takes the same time whatever was presented.
-  const expected = token === undefined ? undefined : digestOf(token);
+  // The API keys' constant-time comparison: the same time whatever was presented.
+  const isToken = token === undefined ? undefined : createApiKeyCheck([token]);
   return async (req, res, next) => {
-    if (expected === undefined) return next(routeNotFound());
+    if (isToken === undefined) return next(routeNotFound());
     const authorization = req.get('authorization');
     if (authorization === undefined) return next(notAuthenticated());
     const presented = BEARER.exec(authorization)?.[1];
-    if (presented === undefined || !timingSafeEqual(digestOf(presented), expected)) return next(invalidCredentials());
+    if (presented === undefined || !isToken(presented)) return next(invalidCredentials());
     const { contentType, body } = await renderMetrics(metrics);
     res.set('Cache-Control', 'no-store').type(contentType).send(body);
   };

@@ -1,8 +1,8 @@
 import { Router, type CookieOptions, type Request } from 'express';
 import type { PasswordChecks } from '../../auth/password-sign-in';
 import type { SessionService } from '../../auth/sessions';
-import { AppError, notAUser, OAuthError } from '../../errors';
-import { assertTrustedOrigin, credentialOf, principalOf } from '../authenticate';
+import { AppError, OAuthError } from '../../errors';
+import { assertTrustedOrigin, credentialOf, principalOf, userOf } from '../authenticate';
 import { envelope } from '../envelope';
 import type { Handler } from '../typed-handler';
 
@@ -67,9 +67,7 @@ export function authRoutes({ sessions, passwords, cookieName, trustedOrigins }: 
   };
 
   const logOutEverywhere: Handler<'logOutEverywhere'> = async (req, res) => {
-    const principal = principalOf(req);
-    if (principal.kind !== 'user') throw notAUser();
-    await sessions.endAll(principal.user.id, 'logout_all');
+    await sessions.endAll(userOf(req).user.id, 'logout_all');
     res.clearCookie(cookieName, SESSION_COOKIE_OPTIONS).status(204).end();
   };
 

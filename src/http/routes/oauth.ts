@@ -6,11 +6,10 @@ import { REFRESH_LEAD_MS } from '../../auth/oauth/provider-tokens';
 import type { OAuthProvider, ProviderRegistry } from '../../auth/oauth/providers';
 import { completeSignIn, openCallback, startSignIn, type SignInDependencies } from '../../auth/oauth/sign-in';
 import type { SessionService } from '../../auth/sessions';
-import type { Principal } from '../../domain/access';
 import { listConnections, unlinkIdentity } from '../../domain/identities';
-import { AppError, notAUser, SignInError, type SignInFailureReason } from '../../errors';
+import { AppError, SignInError, type SignInFailureReason } from '../../errors';
 import type { Logger } from '../../logger';
-import { principalOf } from '../authenticate';
+import { userOf } from '../authenticate';
 import { contentTag, sendRead } from '../caching';
 import { envelope } from '../envelope';
 import type { OAuthTelemetry } from '../oauth-telemetry';
@@ -81,13 +80,13 @@ export function oauthRoutes(deps: OAuthRouteDependencies): Router {
   };
 
   const connections: Handler<'listMyConnections'> = async (req, res) => {
-    const userId = callerId(req);
+    const userId = userOf(req).user.id;
     const data = await listConnections(deps.store, userId, deps.providers.list(), Date.now(), REFRESH_LEAD_MS);
     sendRead(res, envelope(data), { etag: contentTag(data) });
   };
 
   const link: Handler<'linkMyConnection'> = async (req, res) => {
-    const userId = callerId(req);
+    const userId = userOf(req).user.id;
     const provider = findProvider(deps.providers, req.params.provider);
     res.set(NO_STORE).vary('Accept');
     let location: string;
@@ -105,7 +104,7 @@ export function oauthRoutes(deps: OAuthRouteDependencies): Router {
 
   const unlink: Handler<'unlinkMyConnection'> = async (req, res) => {
     // Not looked up among the configured providers: a link to a provider since removed can still go.
-    await unlinkIdentity(deps.store, callerId(req), req.params.provider);
+    await unlinkIdentity(deps.store, userOf(req).user.id, req.params.provider);
     res.status(204).end();
   };
 
@@ -115,13 +114,6 @@ export function oauthRoutes(deps: OAuthRouteDependencies): Router {
     .get('/api/v1/me/connections', connections)
     .post('/api/v1/me/connections/:provider', link)
     .delete('/api/v1/me/connections/:provider', unlink);
-}
-
-/** The signed-in user's id: an API key is a service principal, not a user. */
-function callerId(req: { principal?: Principal }): string {
-  const principal = principalOf(req);
-  if (principal.kind !== 'user') throw notAUser();
-  return principal.user.id;
 }
 
 /** Reasons the person can act on are named to the login page; the rest stay in the logs. */

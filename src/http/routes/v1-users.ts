@@ -6,8 +6,7 @@ import { clientOf } from './auth';
 import { createPost, listPosts } from '../../domain/posts';
 import * as users from '../../domain/users';
 import type { User } from '../../domain/model';
-import { notAUser } from '../../errors';
-import { principalOf } from '../authenticate';
+import { principalOf, userOf } from '../authenticate';
 import { ifMatch, sendItem, sendPage, tagWrite } from '../caching';
 import { cursorMeta, pageMeta, pickFields, toListQuery } from '../collection-params';
 import { envelope } from '../envelope';
@@ -53,9 +52,8 @@ export function v1UserRoutes(store: Store, limits: ServiceLimits, passwords: Pas
     res.status(204).end();
   };
   const me: Handler<'getMe'> = (req, res) => {
-    const principal = principalOf(req);
-    if (principal.kind !== 'user') throw notAUser();
-    sendItem(res, principal.user, envelope(principal.user));
+    const { user } = userOf(req);
+    sendItem(res, user, envelope(user));
   };
 
   const posts: Handler<'listPosts'> = async (req, res) => {
