@@ -52,13 +52,7 @@ describeInBrowser('third-party sign-in in Chromium [sqlite]', () => {
     const login = newLogin('browser');
     await page.goto(`${world.baseUrl}/login`);
     await page.getByRole('link', { name: 'Sign in with Test IdP', exact: true }).click();
-
-    await page.waitForURL(`${world.idp.issuer}/interaction/**`);
-    await page.fill('input[name="login"]', login);
-    await page.fill('input[name="password"]', 'any password');
-    await page.click('button[type="submit"]');
-    await page.waitForURL(`${world.idp.issuer}/interaction/**`);
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await signInAtProvider(login);
 
     await page.waitForURL(`${world.baseUrl}/`);
     await expectText(page.locator('#signed-in-as'), `Signed in as Person ${login} (${login}@idp.example)`);
