@@ -677,7 +677,8 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description 200 when every dependency (the database) answers; 503 otherwise.
+         * @description 200 while the instance should take traffic: the database answers (`ready`, or `degraded`
+         *     when Redis does not). 503 while it is draining after SIGTERM or the database is down.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1257,8 +1258,15 @@ export interface components {
             status: "ok";
         };
         Readiness: {
-            /** @enum {string} */
-            status: "ready" | "unavailable";
+            /**
+             * @description `ready` (200): every dependency answers. `degraded` (200): Redis is down or its circuit
+             *     is open; the service works without it (rate limits pass, sign-in failures are counted
+             *     per instance), so the instance stays in rotation. `draining` (503): SIGTERM arrived;
+             *     in-flight requests finish, new ones should go elsewhere. `unavailable` (503): the
+             *     database does not answer.
+             * @enum {string}
+             */
+            status: "ready" | "degraded" | "draining" | "unavailable";
             /** @description Each dependency and whether it answered. */
             checks: {
                 [key: string]: "up" | "down";
@@ -3900,7 +3908,7 @@ export interface operations {
             };
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalError"];
-            /** @description A dependency is down; take this instance out of rotation. */
+            /** @description Draining, or the database is down; take this instance out of rotation. */
             503: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];

@@ -7,6 +7,7 @@ import { createMemoryThrottleBackend, createRedisThrottleBackend, createSignInTh
 import { createTokenService, type TokenService } from './auth/tokens';
 import type { Config } from './config';
 import type { Database } from './data/database';
+import { RedisUnavailableError, type RedisConnection } from './data/redis';
 import { createStore } from './data/store';
 import { routeNotFound } from './errors';
 import { authenticate } from './http/authenticate';
@@ -15,14 +16,14 @@ import { createDocsRouter } from './http/docs';
 import { errorHandler } from './http/error-handler';
 import { createMetrics, observeRequests, serveMetrics, type Metrics } from './http/observability';
 import { loadApiDocument, validateAgainst, type ApiDocument } from './http/openapi';
-import { createRateLimiters, type RateLimitRedis } from './http/rate-limit';
+import { createRateLimiters } from './http/rate-limit';
 import { checkQueryShape, parseQuery } from './http/query';
 import { parseDeclaredBody, refuseUnstorableText } from './http/request-body';
 import { assignRequestId } from './http/request-id';
 import { answerOptions, compileRouteTable, ROUTE_TABLE, routeExactly } from './http/route-table';
 import { agentRoutes } from './http/routes/agents';
 import { authRoutes } from './http/routes/auth';
-import { healthRoutes } from './http/routes/health';
+import { healthRoutes, type Lifecycle } from './http/routes/health';
 import { taskRoutes } from './http/routes/tasks';
 import { v1AgentRoutes } from './http/routes/v1-agents';
 import { v1UserRoutes } from './http/routes/v1-users';
@@ -38,7 +39,9 @@ export interface AppDependencies {
   metrics?: Metrics;
   tokens?: TokenService;
   /** Shared rate-limit counters (and a readiness check) when REDIS_URL is configured. */
-  redis?: RateLimitRedis;
+  redis?: Pick<RedisConnection, 'sendCommand' | 'ping'>;
+  /** Set by server.ts when draining; readiness answers 503 from then on. */
+  lifecycle?: Lifecycle;
 }
 
 /** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
@@ -50,6 +53,7 @@ export function buildApp({
   metrics = createMetrics(),
   tokens = createTokenService(config.auth.jwt),
   redis,
+  lifecycle = { draining: false },
 }: AppDependencies): Express {
   const store = createStore(db);
   const app = express();
@@ -95,13 +99,16 @@ export function buildApp({
     accountBaseDelayMs: config.auth.accountThrottle.baseDelayMs,
     accountMaxDelayMs: config.auth.accountThrottle.maxDelayMs,
   };
-  const throttle = createSignInThrottle(
-    redis ? createRedisThrottleBackend(redis, throttleLimits, `${config.rateLimits.keyPrefix}sign-in:`) : createMemoryThrottleBackend(throttleLimits),
-    {
-      onStoreError: (error) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'sign-in throttle store failed: attempt not counted'),
-      onRefused: () => metrics.rateLimitHits.inc({ limiter: 'login' }),
+  const memoryThrottle = createMemoryThrottleBackend(throttleLimits);
+  const throttle = createSignInThrottle(redis ? createRedisThrottleBackend(redis, throttleLimits, `${config.rateLimits.keyPrefix}sign-in:`) : memoryThrottle, {
+    // While Redis is unavailable, failures are counted per instance: guessing never goes unlimited.
+    fallback: redis ? memoryThrottle : undefined,
+    // Redis being unavailable is logged once, by its circuit breaker.
+    onStoreError: (error) => {
+      if (!(error instanceof RedisUnavailableError)) logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'sign-in throttle store failed');
     },
-  );
+    onRefused: () => metrics.rateLimitHits.inc({ limiter: 'login' }),
+  });
   const passwords = createPasswordChecks(store, throttle);
   const signIn = createSignIn({ config, store, sessions, logger, metrics });
   app.use(signIn.pages);
@@ -120,10 +127,10 @@ export function buildApp({
     }),
   );
 
-  app.use(healthRoutes(db, redis), authRoutes({ sessions, passwords, cookieName: config.auth.sessionCookieName, trustedOrigins: config.auth.trustedOrigins }), agentRoutes(store, config), taskRoutes(store, config), v1UserRoutes(store, config, passwords), v1AgentRoutes(store, config), signIn.routes);
+  app.use(healthRoutes(db, lifecycle, redis), authRoutes({ sessions, passwords, cookieName: config.auth.sessionCookieName, trustedOrigins: config.auth.trustedOrigins }), agentRoutes(store, config), taskRoutes(store, config), v1UserRoutes(store, config, passwords), v1AgentRoutes(store, config), signIn.routes);
 
   // A declared path whose handler passed it on (a static file that does not exist).
   app.use((_req, _res, next) => next(routeNotFound()));
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, metrics));
   return app;
 }

@@ -8,9 +8,35 @@ import { parseOAuthProviders, parseTokenEncryptionKey, type OAuthProviderConfig 
 
 export type { OAuthProviderConfig } from './oauth-config';
 
-export type DatabaseConfig =
-  | { client: 'sqlite'; filename: string }
-  | { client: 'pg'; connectionString: string };
+export type DatabaseConfig = ({ client: 'sqlite'; filename: string } | { client: 'pg'; connectionString: string }) & {
+  /** How long anything may wait on the database; defaults when absent (DEFAULT_DATABASE_LIMITS). */
+  limits?: DatabaseLimits;
+};
+
+/** Bounds that keep a stuck or unreachable database from holding requests: beyond them, 503. */
+export interface DatabaseLimits {
+  /** PostgreSQL pool size (DATABASE_POOL_MAX). */
+  poolMax: number;
+  /** Waiting for a pool connection, or for PostgreSQL to accept one (DATABASE_ACQUIRE_TIMEOUT_MS). */
+  acquireTimeoutMs: number;
+  /** PostgreSQL's statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS); the client stops waiting a second later. */
+  statementTimeoutMs: number;
+  /** SQLite's busy_timeout: how long a write waits for another process's lock (SQLITE_BUSY_TIMEOUT_MS). */
+  busyTimeoutMs: number;
+}
+
+export const DEFAULT_DATABASE_LIMITS: DatabaseLimits = { poolMax: 10, acquireTimeoutMs: 5000, statementTimeoutMs: 10_000, busyTimeoutMs: 5000 };
+
+/** Shared counters (REDIS_URL), and how fast the service stops waiting for them. */
+export interface RedisConfig {
+  url: string;
+  /** Each command's deadline (REDIS_COMMAND_TIMEOUT_MS): the most a slow or dead Redis adds to a request. */
+  commandTimeoutMs: number;
+  /** Consecutive failures that open the circuit: Redis is then skipped (REDIS_BREAKER_FAILURES). */
+  breakerFailures: number;
+  /** While the circuit is open, a background PING this often (REDIS_BREAKER_PROBE_MS). */
+  probeIntervalMs: number;
+}
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -35,7 +61,7 @@ export interface Config {
   trustProxy: false | number | string[];
   rateLimits: RateLimits;
   /** Shared rate-limit counters (REDIS_URL); in process memory without it. */
-  redisUrl?: string;
+  redis?: RedisConfig;
   /** The service's external base URL (scheme, host, port): the origin browsers see. */
   publicUrl: string;
   auth: AuthConfig;
@@ -161,7 +187,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     env: nodeEnv,
     host: parseHost('HOST', env.HOST, '0.0.0.0', problems),
     port,
-    database: parseDatabaseUrl(env.DATABASE_URL, cwd, problems),
+    database: {
+      ...parseDatabaseUrl(env.DATABASE_URL, cwd, problems),
+      limits: {
+        poolMax: integer('DATABASE_POOL_MAX', DEFAULT_DATABASE_LIMITS.poolMax, 2, 1000),
+        acquireTimeoutMs: integer('DATABASE_ACQUIRE_TIMEOUT_MS', DEFAULT_DATABASE_LIMITS.acquireTimeoutMs, 100, 600_000),
+        statementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_DATABASE_LIMITS.statementTimeoutMs, 100, 3_600_000),
+        busyTimeoutMs: integer('SQLITE_BUSY_TIMEOUT_MS', DEFAULT_DATABASE_LIMITS.busyTimeoutMs, 0, 600_000),
+      },
+    },
     logLevel: pick('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     maxBodyBytes: integer('MAX_BODY_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     maxResponseBytes: integer('MAX_RESPONSE_BYTES', 4 * MIB, MIN_RESPONSE_BYTES, 1024 * MIB),
@@ -182,7 +216,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       root: { windowMs: integer('RATE_LIMIT_ROOT_WINDOW_MS', 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_ROOT_MAX', 1000, 1, 1_000_000) },
       keyPrefix: env.RATE_LIMIT_PREFIX || 'agent-fleet:rate-limit:',
     },
-    redisUrl: parseRedisUrl(env.REDIS_URL, problems),
+    redis: parseRedis(env.REDIS_URL, integer, problems),
     publicUrl,
     auth: {
       jwt: parseJwt(env, nodeEnv, problems, warnings, integer('ACCESS_TOKEN_TTL', 1800, 60, 86_400)),
@@ -286,9 +320,14 @@ function isProxyAddress(entry: string): boolean {
   return Number(prefix) <= (family === 6 ? 128 : 32);
 }
 
-function parseRedisUrl(raw: string | undefined, problems: string[]): string | undefined {
+function parseRedis(raw: string | undefined, integer: IntegerReader, problems: string[]): RedisConfig | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (/^rediss?:\/\/[^\s]+$/.test(raw)) return raw;
+  const settings = {
+    commandTimeoutMs: integer('REDIS_COMMAND_TIMEOUT_MS', 100, 10, 60_000),
+    breakerFailures: integer('REDIS_BREAKER_FAILURES', 3, 1, 1000),
+    probeIntervalMs: integer('REDIS_BREAKER_PROBE_MS', 1000, 50, 600_000),
+  };
+  if (/^rediss?:\/\/[^\s]+$/.test(raw)) return { url: raw, ...settings };
   problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   return undefined;
 }

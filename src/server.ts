@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
@@ -7,6 +7,7 @@ import { connectDatabase } from './data/database';
 import { connectRedis } from './data/redis';
 import { createStore } from './data/store';
 import { ensureAdmin } from './domain/users';
+import { prepareDrain } from './http/drain';
 import { createHttpServer } from './http/http-server';
 import { createMetricsServer } from './http/metrics-server';
 import { createMetrics } from './http/observability';
@@ -32,11 +33,19 @@ async function main(): Promise<void> {
     const outcome = await ensureAdmin(createStore(db), config.auth.admin);
     logger.info({ admin: config.auth.admin.email, outcome }, outcome === 'created' ? 'created the first admin' : 'admin account exists: left unchanged');
   }
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const metrics = createMetrics();
-  const app = buildApp({ config, db, logger, tokens, redis, metrics });
+  const redis = config.redis
+    ? await connectRedis(config.redis, logger, {
+        failure: (reason) => metrics.dependencyFailures.inc({ dependency: 'redis', reason }),
+        availability: (up) => metrics.dependencyUp.set({ dependency: 'redis' }, up ? 1 : 0),
+      })
+    : undefined;
+  if (redis) metrics.dependencyUp.set({ dependency: 'redis' }, redis.available() ? 1 : 0);
+  const lifecycle = { draining: false };
+  const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle });
 
   const server = createHttpServer(app, { logger, metrics, timeouts: config.http }).listen(config.port, config.host);
+  const drain = prepareDrain(server);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const { port } = server.address() as AddressInfo;
   logger.info({ port, host: config.host, database: config.database.client }, `agent fleet API listening on http://localhost:${port}`);
@@ -49,20 +58,11 @@ async function main(): Promise<void> {
     logger.info({ metricsPort: address.port, metricsHost: config.metrics.host }, `metrics listening on ${config.metrics.host}:${address.port}/metrics`);
   }
 
-  let stopping = false;
-  // While draining, every response says `Connection: close`: a keep-alive client would otherwise
-  // reuse a socket that is about to go, and hold the drain open until keepAliveTimeout.
-  const inFlight = new Set<ServerResponse>();
-  server.prependListener('request', (_req, res: ServerResponse) => {
-    if (stopping) res.setHeader('Connection', 'close');
-    inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
-  });
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal, inFlight: inFlight.size }, 'draining in-flight requests');
-    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+  const stop = async (signal: string) => {
+    if (lifecycle.draining) return;
+    // Readiness answers 503 from here on.
+    lifecycle.draining = true;
+    logger.info({ signal, inFlight: drain.inFlight() }, 'draining in-flight requests');
     const force = setTimeout(() => {
       logger.warn('shutdown timeout: closing the remaining connections');
       server.closeAllConnections();
@@ -71,17 +71,14 @@ async function main(): Promise<void> {
     // A scrape is short: the metrics listener just stops.
     metricsServer?.close();
     metricsServer?.closeAllConnections();
-    // Stops accepting, lets in-flight requests finish, then closes the database.
-    server.close(async () => {
-      await db.destroy();
-      await redis?.close();
-      logger.info('stopped');
-      process.exit(0);
-    });
-    server.closeIdleConnections();
+    await drain.start();
+    await db.destroy();
+    await redis?.close();
+    logger.info('stopped');
+    process.exit(0);
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 main().catch((error: unknown) => {

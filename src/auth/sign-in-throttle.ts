@@ -60,10 +60,16 @@ const UNCOUNTED: SignInAttempt = { settle: async () => undefined };
 
 export function createSignInThrottle(
   backend: ThrottleBackend,
-  options: { clock?: () => number; onStoreError?: (error: unknown) => void; onRefused?: () => void } = {},
+  options: {
+    /** Counts while `backend` fails (a Redis that is down): per instance, but never not at all. */
+    fallback?: ThrottleBackend;
+    clock?: () => number;
+    onStoreError?: (error: unknown) => void;
+    onRefused?: () => void;
+  } = {},
 ): SignInThrottle {
   const clock = options.clock ?? Date.now;
-  // Fail open, as the rate limiters do: an unreachable Redis must not stop every sign-in.
+  // Fail open, as the rate limiters do: an unreachable store must not stop every sign-in.
   const guarded = async <T, F>(step: () => Promise<T>, fallback: F): Promise<T | F> => {
     try {
       return await step();
@@ -72,21 +78,31 @@ export function createSignInThrottle(
       return fallback;
     }
   };
+  const stores = options.fallback ? [backend, options.fallback] : [backend];
+  /** The first store that answers; the attempt is settled with the same one. */
+  const reserveIn = async (clientKey: string, accountKey: string) => {
+    for (const store of stores) {
+      const answer = await guarded(() => store.reserve(clientKey, accountKey, clock()), 'unavailable' as const);
+      if (answer !== 'unavailable') return { store, answer };
+    }
+    return undefined;
+  };
   return {
     async reserve(client, account) {
       const clientKey = `client:${client}`;
       // The e-mail itself never becomes a key: counters may live in a shared Redis.
       const accountKey = `account:${createHash('sha256').update(account.trim().toLowerCase()).digest('hex')}`;
       for (let polls = 0; ; polls += 1) {
-        const answer = await guarded(() => backend.reserve(clientKey, accountKey, clock()), 'unavailable' as const);
-        if (answer === 'unavailable') return UNCOUNTED;
+        const reserved = await reserveIn(clientKey, accountKey);
+        if (!reserved) return UNCOUNTED;
+        const { store, answer } = reserved;
         if (answer === 'reserved') {
           let settled = false;
           return {
             async settle(outcome) {
               if (settled) return;
               settled = true;
-              await guarded(() => backend.settle(clientKey, accountKey, outcome, clock()), undefined);
+              await guarded(() => store.settle(clientKey, accountKey, outcome, clock()), undefined);
             },
           };
         }

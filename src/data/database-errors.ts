@@ -3,38 +3,48 @@
  * codes, and the network errors of an unreachable server, read in one place.
  */
 
-/** Connection failures and server states where retrying later is the right answer. */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  'EPIPE',
-  // PostgreSQL: connection exceptions (08), insufficient resources (53), operator intervention (57P).
-  '08000',
-  '08001',
-  '08003',
-  '08004',
-  '08006',
-  '53000',
-  '53300',
-  '57P01',
-  '57P02',
-  '57P03',
-  // SQLite: another process holds the file past busy_timeout.
-  'SQLITE_BUSY',
-  'SQLITE_LOCKED',
-]);
+/** Why the database could not serve a request: a bounded set, fit for a metric label. */
+export type DatabaseOutage = 'connection' | 'pool_timeout' | 'statement_timeout' | 'shutdown' | 'resources' | 'disk_full' | 'busy';
 
-export function isDatabaseUnavailable(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
+/** Connection failures and server states where retrying later is the right answer. */
+const OUTAGE_OF_CODE: Record<string, DatabaseOutage> = {
+  ECONNREFUSED: 'connection',
+  ECONNRESET: 'connection',
+  ETIMEDOUT: 'connection',
+  EHOSTUNREACH: 'connection',
+  ENOTFOUND: 'connection',
+  EPIPE: 'connection',
+  // PostgreSQL: connection exceptions (08), insufficient resources (53), operator intervention (57).
+  '08000': 'connection',
+  '08001': 'connection',
+  '08003': 'connection',
+  '08004': 'connection',
+  '08006': 'connection',
+  '53000': 'resources',
+  '53100': 'disk_full',
+  '53300': 'resources',
+  '57014': 'statement_timeout',
+  '57P01': 'shutdown',
+  '57P02': 'shutdown',
+  '57P03': 'shutdown',
+  // SQLite: another process holds the file past busy_timeout; the disk is full.
+  SQLITE_BUSY: 'busy',
+  SQLITE_LOCKED: 'busy',
+  SQLITE_FULL: 'disk_full',
+};
+
+/** What kind of outage `error` reports, or undefined for anything else (a bug stays a 500). */
+export function databaseOutageOf(error: unknown): DatabaseOutage | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
-  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  if (typeof code === 'string' && Object.hasOwn(OUTAGE_OF_CODE, code)) return OUTAGE_OF_CODE[code];
   // knex: no pool connection within acquireConnectionTimeout.
-  if (name === 'KnexTimeoutError') return true;
-  // pg: the server went away mid-query.
-  return typeof message === 'string' && /^Connection terminated( unexpectedly| due to connection timeout)?$/.test(message);
+  if (name === 'KnexTimeoutError') return 'pool_timeout';
+  if (typeof message !== 'string') return undefined;
+  // pg: the server did not answer at all within query_timeout (frozen, or cut off).
+  if (message === 'Query read timeout') return 'statement_timeout';
+  // pg: the server went away mid-query, or did not accept a connection within connectionTimeoutMillis.
+  return /^Connection terminated( unexpectedly| due to connection timeout)?$/.test(message) ? 'connection' : undefined;
 }
 
 /** A row that names another which no longer exists (deleted by a concurrent request). */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
-import type { DatabaseConfig } from '../config';
+import { DEFAULT_DATABASE_LIMITS, type DatabaseConfig, type DatabaseLimits } from '../config';
 import { migrationSource } from './migrations';
 
 export type Database = Knex;
@@ -13,9 +13,10 @@ export interface DatabaseOptions {
 
 /** Opens the database and brings its schema up to date. */
 export async function connectDatabase(config: DatabaseConfig, options: DatabaseOptions = {}): Promise<Database> {
-  const db = config.client === 'pg' ? openPostgres(config.connectionString, options) : openSqlite(config.filename);
+  const limits = config.limits ?? DEFAULT_DATABASE_LIMITS;
+  const db = config.client === 'pg' ? openPostgres(config.connectionString, limits, options) : openSqlite(config.filename, limits);
   try {
-    await db.migrate.latest({ migrationSource });
+    await (config.client === 'pg' ? migrateOneAtATime(db) : db.migrate.latest({ migrationSource }));
   } catch (error) {
     await db.destroy();
     throw error;
@@ -23,21 +24,54 @@ export async function connectDatabase(config: DatabaseConfig, options: DatabaseO
   return db;
 }
 
-function openPostgres(connectionString: string, options: DatabaseOptions): Knex {
+/** Any number at all: the lock's first key names this service's migrations among other users of the database. */
+const MIGRATION_LOCK = 0x41_46_4d_31;
+
+/**
+ * Instances started together on a fresh database would race to create knex's own migration tables
+ * (its lock table is itself one of them), and the loser exits with a duplicate `pg_type` key. A
+ * session-level advisory lock, keyed by the schema, lets one migrate while the others wait; they
+ * then find nothing left to do.
+ */
+async function migrateOneAtATime(db: Knex): Promise<void> {
+  const connection: unknown = await db.client.acquireConnection();
+  try {
+    const key = "hashtext(coalesce(current_schema(), ''))";
+    await db.raw(`select pg_advisory_lock(?, ${key})`, [MIGRATION_LOCK]).connection(connection);
+    try {
+      await db.migrate.latest({ migrationSource });
+    } finally {
+      await db.raw(`select pg_advisory_unlock(?, ${key})`, [MIGRATION_LOCK]).connection(connection);
+    }
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
+}
+
+function openPostgres(connectionString: string, limits: DatabaseLimits, options: DatabaseOptions): Knex {
   return knex({
     client: 'pg',
-    connection: { connectionString },
+    connection: {
+      connectionString,
+      // The server cancels a statement past its time (57014); the client stops waiting a second
+      // later for a server that does not answer at all (frozen, or cut off).
+      statement_timeout: limits.statementTimeoutMs,
+      query_timeout: limits.statementTimeoutMs + 1000,
+      connectionTimeoutMillis: limits.acquireTimeoutMs,
+    },
     searchPath: options.searchPath ? [options.searchPath] : undefined,
-    pool: { min: 0, max: 10 },
+    acquireConnectionTimeout: limits.acquireTimeoutMs,
+    pool: { min: 0, max: limits.poolMax },
   });
 }
 
-function openSqlite(filename: string): Knex {
+function openSqlite(filename: string, limits: DatabaseLimits): Knex {
   if (filename !== ':memory:') mkdirSync(path.dirname(filename), { recursive: true });
   return knex({
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
+    acquireConnectionTimeout: limits.acquireTimeoutMs,
     // better-sqlite3 is synchronous: one connection serialises every transaction.
     pool: {
       min: 1,
@@ -46,7 +80,7 @@ function openSqlite(filename: string): Knex {
         try {
           conn.pragma('journal_mode = WAL');
           conn.pragma('foreign_keys = ON');
-          conn.pragma('busy_timeout = 5000');
+          conn.pragma(`busy_timeout = ${limits.busyTimeoutMs}`);
           // FULL: a commit survives power loss too, not only a crash (WAL with NORMAL may drop the last ones).
           conn.pragma('synchronous = FULL');
           done(null, conn);

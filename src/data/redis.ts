@@ -1,21 +1,149 @@
-import { createClient } from 'redis';
+import { createClient, ErrorReply } from 'redis';
+import type { RedisConfig } from '../config';
 import type { Logger } from '../logger';
 
+/** Why a command did not get Redis's answer. */
+export type RedisFailure = 'timeout' | 'error' | 'circuit_open';
+
+/** Redis could not answer in time: callers fail open (rate limits and sign-in counting fall back). */
+export class RedisUnavailableError extends Error {
+  constructor(readonly reason: RedisFailure, cause?: unknown) {
+    super(reason === 'circuit_open' ? 'Redis is unavailable (circuit open)' : `Redis command failed (${reason})`, { cause });
+    this.name = 'RedisUnavailableError';
+  }
+}
+
+/** What the service learns about Redis: one call per failed command, one per change of state. */
+export interface RedisObserver {
+  failure(reason: RedisFailure): void;
+  availability(available: boolean): void;
+}
+
 export interface RedisConnection {
+  /** One raw command, answered within the deadline or rejected with RedisUnavailableError. */
   sendCommand(args: string[]): Promise<unknown>;
+  /** Whether the circuit is closed: commands are being sent. */
+  available(): boolean;
+  /** A PING through the circuit (false at once while it is open). */
+  ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-/** Connects to Redis (shared rate-limit counters). A connection lost later is retried in the background. */
-export async function connectRedis(url: string, logger: Pick<Logger, 'warn'>): Promise<RedisConnection> {
-  const client = createClient({ url, socket: { connectTimeout: 5000 } });
-  // Without a listener, node-redis would crash the process on a dropped connection.
-  client.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection problem'));
-  await client.connect();
+class DeadlineError extends Error {}
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new DeadlineError(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Commands that may be waiting on a frozen Redis at once; beyond it node-redis refuses at once. */
+const MAX_QUEUED_COMMANDS = 10_000;
+
+/**
+ * Connects to Redis behind a deadline and a circuit breaker. Every command gets `commandTimeoutMs`;
+ * after `breakerFailures` failures in a row the circuit opens and commands fail at once (the
+ * callers fail open), while a background PING every `probeIntervalMs` closes it again when Redis
+ * answers. A Redis that is down at start is the same as one that goes down later: the service
+ * starts with the circuit open.
+ */
+export async function connectRedis(config: RedisConfig, logger: Pick<Logger, 'info' | 'warn' | 'debug'>, observer?: RedisObserver): Promise<RedisConnection> {
+  const client = createClient({
+    url: config.url,
+    // Queued commands would wait for a reconnection: refused at once instead, and counted.
+    disableOfflineQueue: true,
+    commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
+    socket: {
+      connectTimeout: Math.max(1000, config.commandTimeoutMs * 10),
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000),
+    },
+  });
+  let lastError = '';
+  // Without a listener node-redis would crash the process; reconnection attempts are not news
+  // (the circuit's changes of state are logged instead).
+  client.on('error', (error: Error) => {
+    lastError = error.message;
+    logger.debug({ err: error.message }, 'redis connection problem');
+  });
+
+  let open = false;
+  let failures = 0;
+  let closed = false;
+  let probe: NodeJS.Timeout | undefined;
+
+  const openCircuit = (reason: RedisFailure) => {
+    if (open || closed) return;
+    open = true;
+    logger.warn(
+      { reason, failures, err: lastError || undefined },
+      'redis unavailable: circuit open, rate limits and sign-in throttling count per instance or not at all until it answers again',
+    );
+    observer?.availability(false);
+    scheduleProbe();
+  };
+  const closeCircuit = () => {
+    open = false;
+    failures = 0;
+    logger.info('redis available again: circuit closed, shared counting resumed');
+    observer?.availability(true);
+  };
+  const scheduleProbe = () => {
+    probe = setTimeout(async () => {
+      const answered = await withDeadline(client.sendCommand(['PING']), config.commandTimeoutMs).then(
+        () => true,
+        () => false,
+      );
+      if (closed) return;
+      if (answered) closeCircuit();
+      else scheduleProbe();
+    }, config.probeIntervalMs);
+    probe.unref();
+  };
+
+  const sendCommand = async (args: string[]): Promise<unknown> => {
+    if (open) {
+      observer?.failure('circuit_open');
+      throw new RedisUnavailableError('circuit_open');
+    }
+    try {
+      const reply = await withDeadline(client.sendCommand(args), config.commandTimeoutMs);
+      failures = 0;
+      return reply;
+    } catch (error) {
+      // Redis answered, with an error of its own (NOSCRIPT, WRONGTYPE): it is up, the caller decides.
+      if (error instanceof ErrorReply) throw error;
+      const reason: RedisFailure = error instanceof DeadlineError ? 'timeout' : 'error';
+      observer?.failure(reason);
+      failures += 1;
+      if (failures >= config.breakerFailures) openCircuit(reason);
+      throw new RedisUnavailableError(reason, error);
+    }
+  };
+
+  const connecting = client.connect();
+  // A Redis that is down at start: the client keeps reconnecting in the background.
+  connecting.catch(() => undefined);
+  try {
+    await withDeadline(connecting, Math.max(1000, config.commandTimeoutMs * 10));
+  } catch {
+    failures = config.breakerFailures;
+    openCircuit('error');
+  }
+
   return {
-    sendCommand: (args) => client.sendCommand(args),
+    sendCommand,
+    available: () => !open,
+    ping: () => sendCommand(['PING']).then(
+      () => true,
+      () => false,
+    ),
     close: async () => {
-      await client.close();
+      closed = true;
+      clearTimeout(probe);
+      // A frozen Redis would never acknowledge a graceful QUIT.
+      await withDeadline(client.close(), 1000).catch(() => client.destroy());
     },
   };
 }

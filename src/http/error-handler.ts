@@ -1,8 +1,9 @@
 import type { ErrorRequestHandler } from 'express';
 import { HttpError as ValidatorError } from 'express-openapi-validator/dist/framework/types';
-import { isDatabaseUnavailable } from '../data/database-errors';
+import { databaseOutageOf } from '../data/database-errors';
 import { AppError, OAuthError, type FieldProblem } from '../errors';
 import type { Logger } from '../logger';
+import type { Metrics } from './observability';
 import { renderProblem, surfaceOfPath, type Problem } from './problems';
 
 const STATUS_OF: Record<AppError['code'], number> = {
@@ -59,7 +60,7 @@ export function toProblem(err: unknown): Problem {
   }
   if (err instanceof OAuthError) return { status: 400, code: 'validation_error', message: err.description, oauthError: err.code };
   if (err instanceof ValidatorError) return fromValidatorError(err);
-  if (isDatabaseUnavailable(err)) {
+  if (databaseOutageOf(err)) {
     return { status: 503, code: 'service_unavailable', message: 'The database is unavailable; retry shortly', headers: { 'Retry-After': RETRY_AFTER_OUTAGE_SECONDS } };
   }
   const parserType = (err as { type?: unknown } | null)?.type;
@@ -116,10 +117,15 @@ function toFieldProblem(item: { path: string; message: string }): FieldProblem {
 }
 
 /** The one place where a failure becomes a response: every route, every surface. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Logger, metrics: Pick<Metrics, 'dependencyFailures'>): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const problem = toProblem(err);
-    if (problem.status >= 500) logger.error({ reqId: req.id, err }, 'request failed');
+    const outage = databaseOutageOf(err);
+    if (outage) {
+      metrics.dependencyFailures.inc({ dependency: 'database', reason: outage });
+      // An outage is not a bug: no stack trace per request, only what the driver said.
+      logger.warn({ reqId: req.id, reason: outage, err: err instanceof Error ? err.message : String(err) }, 'database unavailable');
+    } else if (problem.status >= 500) logger.error({ reqId: req.id, err }, 'request failed');
     if (res.headersSent) {
       // Half a response is already on the wire: cut it, so the client sees a failure, not a short body.
       req.socket.destroy();

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { createApiKeyCheck } from '../auth/api-keys';
 import { invalidCredentials, notAuthenticated, routeNotFound } from '../errors';
 import type { Logger } from '../logger';
@@ -18,6 +18,10 @@ export interface Metrics {
   authStateValidationFailures: Counter<'provider'>;
   authTokenRefreshFailures: Counter<'provider'>;
   authInvalidProviderResponses: Counter<'provider'>;
+  /** Commands to Redis and requests to the database that failed for want of the dependency. */
+  dependencyFailures: Counter<'dependency' | 'reason'>;
+  /** 1 while a dependency is in use, 0 while it is skipped (Redis behind its open circuit). */
+  dependencyUp: Gauge<'dependency'>;
 }
 
 /** One registry per app, so several apps in one process (tests) keep separate counts. */
@@ -80,6 +84,18 @@ export function createMetrics(): Metrics {
       name: 'auth_invalid_provider_responses_total',
       help: 'Provider answers that could not be used (malformed responses, ID tokens failing verification), by provider.',
       labelNames: ['provider'],
+      registers: [registry],
+    }),
+    dependencyFailures: new Counter({
+      name: 'dependency_failures_total',
+      help: 'Failures for want of a dependency: Redis commands (reason timeout, error or circuit_open) and requests answered 503 because the database was unavailable (reason connection, pool_timeout, statement_timeout, shutdown, resources, disk_full or busy).',
+      labelNames: ['dependency', 'reason'],
+      registers: [registry],
+    }),
+    dependencyUp: new Gauge({
+      name: 'dependency_up',
+      help: 'Whether a dependency is in use: redis is 0 while its circuit is open (rate limits and sign-in counting fall back).',
+      labelNames: ['dependency'],
       registers: [registry],
     }),
   };

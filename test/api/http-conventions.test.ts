@@ -8,7 +8,7 @@ import type { Config } from '../../src/config';
 import { loadApiDocument } from '../../src/http/openapi';
 import { connectRedis, type RedisConnection } from '../../src/data/redis';
 import { describeEachDatabase, openTestDatabase, startTestApp, testConfig, TEST_METRICS_TOKEN, type TestApp } from '../support/harness';
-import { REDIS_TEST_URL } from '../support/services';
+import { REDIS_TEST_URL, redisTestConfig, SILENT } from '../support/services';
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]{27}"$/;
 const WEAK_TAG = /^W\/"[A-Za-z0-9_-]{27}"$/;
@@ -221,8 +221,8 @@ describe('rate limits', () => {
     let redisA: RedisConnection;
     let redisB: RedisConnection;
     beforeAll(async () => {
-      redisA = await connectRedis(REDIS_TEST_URL, console);
-      redisB = await connectRedis(REDIS_TEST_URL, console);
+      redisA = await connectRedis(redisTestConfig(), SILENT);
+      redisB = await connectRedis(redisTestConfig(), SILENT);
     });
     afterAll(async () => {
       await redisA.close();

@@ -1,6 +1,7 @@
 import express from 'express';
 import supertest from 'supertest';
 import { errorHandler } from '../../src/http/error-handler';
+import { createMetrics } from '../../src/http/observability';
 import { loadApiDocument, validateAgainst } from '../../src/http/openapi';
 import { assignRequestId } from '../../src/http/request-id';
 import { createLogger } from '../../src/logger';
@@ -16,7 +17,7 @@ function appWithHandler(body: unknown) {
   app.get('/agents/:agent_id', (_req, res) => {
     res.json(body);
   });
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, createMetrics()));
   return { http: supertest(app), logs };
 }
 
@@ -52,7 +53,7 @@ describe('response validation', () => {
     app.get('/api/v1/agents', () => {
       throw new Error('connection string postgres://admin:hunter2@db leaked?');
     });
-    app.use(errorHandler(createLogger({ logLevel: 'info' }, logs)));
+    app.use(errorHandler(createLogger({ logLevel: 'info' }, logs), createMetrics()));
     const res = await supertest(app).get('/api/v1/agents').set('X-Request-ID', 'boom-1');
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal Server Error', requestId: 'boom-1' } });

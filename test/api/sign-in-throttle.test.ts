@@ -12,13 +12,13 @@ import type { Config } from '../../src/config';
 import { connectRedis, type RedisConnection } from '../../src/data/redis';
 import { createLogger } from '../../src/logger';
 import { openTestDatabase, TEST_METRICS_TOKEN, testConfig } from '../support/harness';
-import { REDIS_TEST_URL } from '../support/services';
+import { redisTestConfig, SILENT } from '../support/services';
 
 const LIMITS: SignInThrottleLimits = { clientMax: 5, clientWindowMs: 60_000, accountFreeFailures: 3, accountBaseDelayMs: 1000, accountMaxDelayMs: 8000 };
 
 let redis: RedisConnection;
 beforeAll(async () => {
-  redis = await connectRedis(REDIS_TEST_URL, { warn: () => undefined });
+  redis = await connectRedis(redisTestConfig(), SILENT);
 });
 afterAll(() => redis.close());
 

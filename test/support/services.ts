@@ -1,10 +1,19 @@
 import { execFile } from 'node:child_process';
 import { Client } from 'pg';
 import { createClient } from 'redis';
+import type { RedisConfig } from '../../src/config';
 
 export const PG_TEST_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_TEST_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Redis settings for a test's own connection: a generous deadline (the suites share two cores). */
+export function redisTestConfig(url: string = REDIS_TEST_URL, overrides: Partial<RedisConfig> = {}): RedisConfig {
+  return { url, commandTimeoutMs: 2000, breakerFailures: 3, probeIntervalMs: 200, ...overrides };
+}
+
+/** A logger that keeps quiet. */
+export const SILENT = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+
 export const IN_CI = process.env.CI === 'true' || process.env.CI === '1';
 
 export async function postgresReachable(): Promise<string | undefined> {

@@ -1,29 +1,33 @@
 import { Router } from 'express';
 import { pingDatabase, type Database } from '../../data/database';
-import type { RateLimitRedis } from '../rate-limit';
+import type { RedisConnection } from '../../data/redis';
 import type { Handler } from '../typed-handler';
 
-export function healthRoutes(db: Database, redis?: RateLimitRedis): Router {
+/** What the process knows about itself that a load balancer must hear of. */
+export interface Lifecycle {
+  /** SIGTERM arrived: finishing what is in flight, taking nothing new. */
+  draining: boolean;
+}
+
+/**
+ * Liveness, and readiness: 503 while draining or without a database, so the instance leaves the
+ * rotation. A Redis that is down is `degraded`, still 200: every instance shares one Redis, and the
+ * service works without it (fail-open), so taking them all out would turn a lost counter store
+ * into an outage.
+ */
+export function healthRoutes(db: Database, lifecycle: Lifecycle, redis?: Pick<RedisConnection, 'ping'>): Router {
   const live: Handler<'getHealth'> = (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
   };
   const ready: Handler<'getReadiness'> = async (_req, res) => {
-    const checks: Record<string, 'up' | 'down'> = { database: (await pingDatabase(db)) ? 'up' : 'down' };
-    if (redis) checks.redis = (await answersWithin(redis.sendCommand(['PING']), 1000)) ? 'up' : 'down';
-    const up = Object.values(checks).every((state) => state === 'up');
+    const [database, redisUp] = await Promise.all([pingDatabase(db), redis?.ping()]);
+    const checks: Record<string, 'up' | 'down'> = { database: database ? 'up' : 'down' };
+    if (redis) checks.redis = redisUp ? 'up' : 'down';
+    const status = lifecycle.draining ? 'draining' : !database ? 'unavailable' : redis && !redisUp ? 'degraded' : 'ready';
     res
-      .status(up ? 200 : 503)
+      .status(status === 'draining' || status === 'unavailable' ? 503 : 200)
       .set('Cache-Control', 'no-store')
-      .json({ status: up ? 'ready' : 'unavailable', checks });
+      .json({ status, checks });
   };
   return Router().get('/health', live).get('/health/ready', ready);
-}
-
-/** A client that queues commands while disconnected would never answer: give up after `ms`. */
-function answersWithin(reply: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  return Promise.race([reply.then(() => true, () => false), timeout]).finally(() => clearTimeout(timer));
 }
