@@ -10,7 +10,7 @@ import { ensureAdmin } from './domain/users';
 import { prepareDrain } from './http/drain';
 import { createHttpServer } from './http/http-server';
 import { createMetricsServer } from './http/metrics-server';
-import { createMetrics } from './http/observability';
+import { createMetrics, observeRedis } from './http/observability';
 import { createLogger } from './logger';
 
 async function main(): Promise<void> {
@@ -28,18 +28,13 @@ async function main(): Promise<void> {
   for (const warning of config.warnings) logger.warn(warning);
   const tokens = createTokenService(config.auth.jwt);
   await tokens.ready();
-  const db = await connectDatabase(config.database);
+  const db = await connectDatabase(config.database, { logger });
   if (config.auth.admin) {
     const outcome = await ensureAdmin(createStore(db), config.auth.admin);
     logger.info({ admin: config.auth.admin.email, outcome }, outcome === 'created' ? 'created the first admin' : 'admin account exists: left unchanged');
   }
   const metrics = createMetrics();
-  const redis = config.redis
-    ? await connectRedis(config.redis, logger, {
-        failure: (reason) => metrics.dependencyFailures.inc({ dependency: 'redis', reason }),
-        availability: (up) => metrics.dependencyUp.set({ dependency: 'redis' }, up ? 1 : 0),
-      })
-    : undefined;
+  const redis = config.redis ? await connectRedis(config.redis, logger, observeRedis(metrics)) : undefined;
   if (redis) metrics.dependencyUp.set({ dependency: 'redis' }, redis.available() ? 1 : 0);
   const lifecycle = { draining: false };
   const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle });

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseConfig, type DatabaseLimits } from '../config';
+import type { Logger } from '../logger';
 import { migrationSource } from './migrations';
 
 export type Database = Knex;
@@ -9,12 +10,28 @@ export type Database = Knex;
 export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests isolate themselves in one). */
   searchPath?: string;
+  /** Where knex's own warnings go (instead of the console). */
+  logger?: Pick<Logger, 'warn' | 'error' | 'debug'>;
+}
+
+/**
+ * knex's warnings as structured log lines. Each failed pool acquisition is also a request that
+ * answered 503 and was logged as such: its stack trace here would only repeat it.
+ */
+function knexLog(logger: DatabaseOptions['logger']): Knex.Config['log'] {
+  if (!logger) return undefined;
+  return {
+    warn: (message: string) => (message.startsWith('Acquire connection error') ? logger.debug({ knex: message.split('\n', 1)[0] }, 'knex') : logger.warn({ knex: message }, 'knex warning')),
+    error: (message: string) => logger.error({ knex: message }, 'knex error'),
+    deprecate: (method: string, alternative: string) => logger.warn({ knex: `${method} is deprecated: use ${alternative}` }, 'knex warning'),
+    debug: (message: string) => logger.debug({ knex: message }, 'knex'),
+  };
 }
 
 /** Opens the database and brings its schema up to date. */
 export async function connectDatabase(config: DatabaseConfig, options: DatabaseOptions = {}): Promise<Database> {
   const limits = config.limits ?? DEFAULT_DATABASE_LIMITS;
-  const db = config.client === 'pg' ? openPostgres(config.connectionString, limits, options) : openSqlite(config.filename, limits);
+  const db = config.client === 'pg' ? openPostgres(config.connectionString, limits, options) : openSqlite(config.filename, limits, options);
   try {
     await (config.client === 'pg' ? migrateOneAtATime(db) : db.migrate.latest({ migrationSource }));
   } catch (error) {
@@ -60,17 +77,19 @@ function openPostgres(connectionString: string, limits: DatabaseLimits, options:
       connectionTimeoutMillis: limits.acquireTimeoutMs,
     },
     searchPath: options.searchPath ? [options.searchPath] : undefined,
+    log: knexLog(options.logger),
     acquireConnectionTimeout: limits.acquireTimeoutMs,
     pool: { min: 0, max: limits.poolMax },
   });
 }
 
-function openSqlite(filename: string, limits: DatabaseLimits): Knex {
+function openSqlite(filename: string, limits: DatabaseLimits, options: DatabaseOptions): Knex {
   if (filename !== ':memory:') mkdirSync(path.dirname(filename), { recursive: true });
   return knex({
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
+    log: knexLog(options.logger),
     acquireConnectionTimeout: limits.acquireTimeoutMs,
     // better-sqlite3 is synchronous: one connection serialises every transaction.
     pool: {

@@ -34,7 +34,10 @@ class DeadlineError extends Error {}
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new DeadlineError(`no answer within ${ms} ms`)), ms);
+    // Timers run before I/O in each turn of the event loop: after a stall (a long synchronous
+    // task), a reply that arrived in time would lose to its own deadline. setImmediate lets the
+    // pending I/O be read first.
+    timer = setTimeout(() => setImmediate(() => reject(new DeadlineError(`no answer within ${ms} ms`))), ms);
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

@@ -33,8 +33,29 @@ export function createStore(db: Database): Store {
     identities: createIdentitiesRepository(executor, mapper),
     providerTokens: createProviderTokensRepository(executor, mapper),
     sessions: createSessionsRepository(executor, mapper),
-    transaction: (work) =>
-      inTransaction ? work(bind(executor, true)) : db.transaction((trx) => work(bind(trx, true))),
+    transaction: (work) => (inTransaction ? work(bind(executor, true)) : runTransaction(db, (trx) => work(bind(trx, true)))),
   });
   return bind(db, false);
+}
+
+/**
+ * knex's transaction, answering the error that failed the work. SQLite rolls a transaction back by
+ * itself on SQLITE_FULL, SQLITE_BUSY or an I/O error; knex's own ROLLBACK then fails ("no
+ * transaction is active") and knex rejects with that instead, which would turn a full disk into a
+ * 500 where it is a 503.
+ */
+async function runTransaction<T>(db: Database, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  let failure: { error: unknown } | undefined;
+  try {
+    return await db.transaction(async (trx) => {
+      try {
+        return await work(trx);
+      } catch (error) {
+        failure = { error };
+        throw error;
+      }
+    });
+  } catch (error) {
+    throw failure ? failure.error : error;
+  }
 }

@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { createApiKeyCheck } from '../auth/api-keys';
 import { invalidCredentials, notAuthenticated, routeNotFound } from '../errors';
+import type { RedisObserver } from '../data/redis';
 import type { Logger } from '../logger';
 import { methodLabel, routeLabel } from './route-label';
 
@@ -98,6 +99,14 @@ export function createMetrics(): Metrics {
       labelNames: ['dependency'],
       registers: [registry],
     }),
+  };
+}
+
+/** Redis's failures and circuit, as metrics. */
+export function observeRedis(metrics: Metrics): RedisObserver {
+  return {
+    failure: (reason) => metrics.dependencyFailures.inc({ dependency: 'redis', reason }),
+    availability: (up) => metrics.dependencyUp.set({ dependency: 'redis' }, up ? 1 : 0),
   };
 }
 

@@ -114,6 +114,16 @@ describe('the sign-in throttle when its store fails', () => {
     for (let i = 0; i < 10; i++) await (await t.reserve('10.0.0.1', 'c@example.test')).settle('failed');
     expect(errors).toHaveLength(10);
   });
+
+  it('when the backend throws and a fallback is given, then failures are counted in the fallback and the budget still holds, and the attempt settles where it was reserved', async () => {
+    const broken: ThrottleBackend = { reserve: () => Promise.reject(new Error('redis down')), settle: () => Promise.reject(new Error('redis down')) };
+    const fallback = createMemoryThrottleBackend(LIMITS);
+    const t = createSignInThrottle(broken, { fallback, onStoreError: () => undefined });
+    for (let i = 0; i < LIMITS.clientMax; i++) await (await t.reserve('10.0.0.9', `guess-${i}@example.test`)).settle('failed');
+    await expect(t.reserve('10.0.0.9', 'another@example.test')).rejects.toMatchObject({ code: 'rate_limit_exceeded' });
+    // The same memory, read directly: five failures were recorded against the address.
+    expect(await fallback.reserve('client:10.0.0.9', 'account:x', Date.now())).toBeGreaterThan(0);
+  });
 });
 
 describe('sign-in limits over HTTP', () => {

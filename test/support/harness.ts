@@ -14,7 +14,7 @@ import { createTokenService, type TokenService } from '../../src/auth/tokens';
 import { createStore } from '../../src/data/store';
 import type { User } from '../../src/domain/model';
 import { signUp } from '../../src/domain/users';
-import { loadConfig, type Config, type DatabaseConfig } from '../../src/config';
+import { loadConfig, type Config, type DatabaseConfig, type DatabaseLimits } from '../../src/config';
 import { connectDatabase, type Database } from '../../src/data/database';
 import { createHttpServer } from '../../src/http/http-server';
 import { createMetrics, type Metrics } from '../../src/http/observability';
@@ -33,13 +33,16 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
+/** knex's warnings (a pool acquisition that timed out, in the outage tests) are not the suites' output. */
+const KNEX_LOGGER = createLogger({ logLevel: 'silent' });
+
 /** A database of its own for one test file: a temporary SQLite file, or a fresh PostgreSQL schema. */
-export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+export async function openTestDatabase(kind: DatabaseKind, limits?: DatabaseLimits): Promise<TestDatabase> {
   const suffix = randomBytes(6).toString('hex');
   if (kind === 'sqlite') {
     const filename = path.join(os.tmpdir(), `agent-fleet-test-${suffix}.sqlite`);
-    const config: DatabaseConfig = { client: 'sqlite', filename };
-    const db = await connectDatabase(config);
+    const config: DatabaseConfig = { client: 'sqlite', filename, limits };
+    const db = await connectDatabase(config, { logger: KNEX_LOGGER });
     return {
       kind,
       config,
@@ -53,8 +56,8 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase
   const schema = `test_${suffix}`;
   const admin = knex({ client: 'pg', connection: PG_TEST_URL });
   await admin.raw('create schema ??', [schema]);
-  const config: DatabaseConfig = { client: 'pg', connectionString: PG_TEST_URL };
-  const db = await connectDatabase(config, { searchPath: schema });
+  const config: DatabaseConfig = { client: 'pg', connectionString: PG_TEST_URL, limits };
+  const db = await connectDatabase(config, { searchPath: schema, logger: KNEX_LOGGER });
   return {
     kind,
     config,
@@ -140,9 +143,10 @@ export interface TestApp {
 
 let userCounter = 0;
 
+/** `overrides.database.limits`, when given, bound the test database's waits (its client and file are the test's own). */
 export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestApp> {
-  const database = await openTestDatabase(kind);
-  const config = testConfig({ database: database.config, logLevel: 'info', ...overrides });
+  const database = await openTestDatabase(kind, overrides.database?.limits);
+  const config = testConfig({ logLevel: 'info', ...overrides, database: database.config });
   const logs = new LogCapture();
   const tokens = createTokenService(config.auth.jwt);
   const logger = createLogger(config, logs);
