@@ -2,6 +2,8 @@
 module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The slow fault suites run on their own: jest.faults.config.js.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/faults/'],
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest'] },
   // ESM-only packages are transformed to CommonJS too.
   transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi|oidc-provider)/)'],

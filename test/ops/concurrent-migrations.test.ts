@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import knex from 'knex';
 import { connectDatabase } from '../../src/data/database';
+import { describeWithPostgres } from '../support/harness';
 import { PG_TEST_URL } from '../support/services';
 
 /** Instances starting at once on an empty schema; a race would show within a few rounds. */
 const ROUNDS = 8;
 const INSTANCES = 4;
 
-describe('migrations when several instances start at once on PostgreSQL', () => {
+describeWithPostgres('migrations when several instances start at once on PostgreSQL', () => {
   const admin = knex({ client: 'pg', connection: PG_TEST_URL });
   afterAll(() => admin.destroy());
 

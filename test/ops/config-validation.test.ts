@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
-import { makeTempDir, spawnServer } from './server-process';
+import { makeTempDir, spawnServer } from '../support/server-process';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {

@@ -5,7 +5,7 @@ import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from '../../src/config';
 import { createHttpServer } from '../../src/http/http-server';
 import { createMetrics, type Metrics } from '../../src/http/observability';
 import { createLogger } from '../../src/logger';
-import { DATABASE_KINDS, LogCapture, startTestApp, TEST_API_KEY, testConfig, type TestApp } from '../support/harness';
+import { describeWithPostgres, LogCapture, reachableDatabaseKinds, startTestApp, TEST_API_KEY, testConfig, type TestApp } from '../support/harness';
 import { sparePort } from '../support/private-services';
 
 const AGENT = { name: 'outage', type: 'type_a' };
@@ -32,7 +32,7 @@ async function agentCount(app: TestApp): Promise<number> {
 
 const limits = (overrides: Partial<DatabaseLimits>): DatabaseLimits => ({ ...DEFAULT_DATABASE_LIMITS, ...overrides });
 
-describe.each(DATABASE_KINDS)('a database that cannot serve [%s]', (kind) => {
+describe.each(reachableDatabaseKinds())('a database that cannot serve [%s]', (kind) => {
   let app: TestApp;
   let base: string;
   beforeAll(async () => {
@@ -129,7 +129,7 @@ describe.each(DATABASE_KINDS)('a database that cannot serve [%s]', (kind) => {
   }
 });
 
-describe('a PostgreSQL server that refuses connections', () => {
+describeWithPostgres('a PostgreSQL server that refuses connections', () => {
   let db: Knex;
   afterEach(() => db?.destroy());
 

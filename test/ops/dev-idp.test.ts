@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { CookieJarClient } from '../support/cookie-jar-client';
 import { authorizeAtProvider } from '../support/oauth-harness';
-import { listeningPort, makeTempDir, spawnServer, type ServerProcess } from './server-process';
+import { listeningPort, makeTempDir, spawnServer, type ServerProcess } from '../support/server-process';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 

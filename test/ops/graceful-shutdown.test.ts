@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import knex from 'knex';
-import { listeningPort, makeTempDir, spawnServer, type ServerProcess } from './server-process';
+import { listeningPort, makeTempDir, spawnServer, type ServerProcess } from '../support/server-process';
 
 const API_KEY = 'ops-shutdown-key-0123456789abcdef';
 
@@ -123,22 +123,64 @@ describe('graceful shutdown of the real server process', () => {
     expect(await readAgent(filename, agent.id)).toMatchObject({ id: agent.id, name: 'drained', type: 'type_b', status: 'idle' });
   });
 
-  it('when SIGTERM arrives with only an idle keep-alive connection open, then the process drains and exits with 0', async () => {
+  it('when SIGTERM arrives, then readiness answers 503 draining on a kept-alive connection at once, while an in-flight request still completes', async () => {
     const filename = path.join(temp.dir, 'fleet.sqlite');
     server = spawnServer(serverEnv(filename));
     const port = await listeningPort(server);
+    const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const readiness = () =>
+      new Promise<{ status: number; connection?: string; body: unknown }>((resolve, reject) => {
+        http
+          .get({ agent: probeAgent, host: '127.0.0.1', port, path: '/health/ready' }, (res) => {
+            let text = '';
+            res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+            res.once('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) as unknown }));
+          })
+          .once('error', reject);
+      });
+    expect(await readiness()).toMatchObject({ status: 200, body: { status: 'ready' } });
+
+    // A request that holds the drain open: its body is not finished yet.
+    const inFlight = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/agents', headers: { 'Content-Type': 'application/json', 'Content-Length': '40', 'X-API-Key': API_KEY, Expect: '100-continue' } });
+    const answered = new Promise<number>((resolve, reject) => {
+      inFlight.once('response', (res) => res.resume().once('end', () => resolve(res.statusCode ?? 0)));
+      inFlight.once('error', reject);
+    });
+    await new Promise<void>((resolve) => inFlight.once('continue', resolve));
+    inFlight.write('{"name":"late",');
+
+    server.child.kill('SIGTERM');
+    await server.waitForLog((line) => line.msg === 'draining in-flight requests');
+    expect(await readiness()).toEqual({ status: 503, connection: 'close', body: { status: 'draining', checks: { database: 'up' } } });
+
+    inFlight.end(' "type":"type_a"}'.padEnd(25, ' '));
+    expect(await answered).toBe(201);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    probeAgent.destroy();
+  });
+
+  it('when SIGTERM arrives with only an idle keep-alive connection open, then the connection is left to its keep-alive timeout (no reset for a client about to reuse it), and the process then exits with 0', async () => {
+    const filename = path.join(temp.dir, 'fleet.sqlite');
+    server = spawnServer({ ...serverEnv(filename), HTTP_KEEP_ALIVE_TIMEOUT_MS: '3000' });
+    const port = await listeningPort(server);
     const keepAlive = new http.Agent({ keepAlive: true });
+    let socketClosed: Promise<number> | undefined;
     const status = await new Promise<number>((resolve, reject) => {
       http
         .get({ agent: keepAlive, host: '127.0.0.1', port, path: '/health' }, (res) => {
+          const socket = res.socket;
+          socketClosed = new Promise((closed) => socket.once('close', () => closed(performance.now())));
           res.resume().once('end', () => resolve(res.statusCode ?? 0));
         })
         .once('error', reject);
     });
     expect(status).toBe(200);
 
+    const signalled = performance.now();
     server.child.kill('SIGTERM');
     expect(await server.exited).toEqual({ code: 0, signal: null });
+    // Retired by the keep-alive timeout (the server's 3 s, which Node's agent anticipates by a second), not cut at the signal.
+    expect(((await socketClosed) ?? 0) - signalled).toBeGreaterThan(500);
     expect(server.logs.map((line) => line.msg)).toEqual(expect.arrayContaining(['draining in-flight requests', 'stopped']));
     keepAlive.destroy();
   });

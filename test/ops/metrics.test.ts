@@ -1,7 +1,7 @@
 import { METHODS } from 'node:http';
 import { sendRaw } from '../support/raw-http';
 import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../support/harness';
-import { listeningPort, spawnServer, type ServerProcess } from './server-process';
+import { listeningPort, spawnServer, type ServerProcess } from '../support/server-process';
 
 interface Sample {
   name: string;

@@ -5,7 +5,7 @@ import { connectRedis, type RedisConnection } from '../../src/data/redis';
 import { createHttpServer } from '../../src/http/http-server';
 import { createMetrics, observeRedis, type Metrics } from '../../src/http/observability';
 import { createLogger } from '../../src/logger';
-import { LogCapture, openTestDatabase, TEST_API_KEY, testConfig, type TestDatabase } from '../support/harness';
+import { describeWithRedis, LogCapture, openTestDatabase, TEST_API_KEY, testConfig, type TestDatabase } from '../support/harness';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-services';
 import { redisTestConfig } from '../support/services';
 
@@ -73,7 +73,7 @@ async function metricValue(metrics: Metrics, name: string, labels: Record<string
   return values.filter((value) => Object.entries(labels).every(([key, wanted]) => value.labels[key] === wanted)).reduce((sum, value) => sum + value.value, 0);
 }
 
-describe('a Redis that dies, freezes or starts late (a private redis-server, real HTTP)', () => {
+describeWithRedis('a Redis that dies, freezes or starts late (a private redis-server, real HTTP)', () => {
   let database: TestDatabase;
   let privateRedis: PrivateRedis;
   let running: Running | undefined;

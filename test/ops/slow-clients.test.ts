@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { startTestApp, type TestApp } from '../support/harness';
-import { listeningPort, spawnServer, type ServerProcess } from './server-process';
+import { listeningPort, spawnServer, type ServerProcess } from '../support/server-process';
 
 interface Dribbled {
   status: number;

@@ -198,6 +198,15 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
 
 const pgAvailable = () => process.env.TEST_PG_AVAILABLE !== '0';
 
+/** The databases this run can reach (PostgreSQL is missing only outside CI: global-setup fails the run there). */
+export const reachableDatabaseKinds = (): DatabaseKind[] => DATABASE_KINDS.filter((kind) => kind !== 'pg' || pgAvailable());
+
+/** `describe`, or `describe.skip` when the shared PostgreSQL is not reachable. */
+export const describeWithPostgres = (title: string, suite: () => void) => (pgAvailable() ? describe : describe.skip)(title, suite);
+
+/** `describe`, or `describe.skip` when Redis is not reachable. */
+export const describeWithRedis = (title: string, suite: () => void) => (process.env.TEST_REDIS_AVAILABLE === '0' ? describe.skip : describe)(title, suite);
+
 /**
  * Runs the same suite against SQLite and PostgreSQL. `get()` gives the running app inside tests.
  * PostgreSQL suites are skipped (reason printed by the global setup) only outside CI.
