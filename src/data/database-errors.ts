@@ -41,10 +41,13 @@ export function databaseOutageOf(error: unknown): DatabaseOutage | undefined {
   // knex: no pool connection within acquireConnectionTimeout.
   if (name === 'KnexTimeoutError') return 'pool_timeout';
   if (typeof message !== 'string') return undefined;
+  // pg's own errors carry no code; knex puts the failed statement before the message (`select ... - `).
+  const driverMessage = /(?:^| - )([^-]*)$/.exec(message)?.[1] ?? message;
   // pg: the server did not answer at all within query_timeout (frozen, or cut off).
-  if (message === 'Query read timeout') return 'statement_timeout';
-  // pg: the server went away mid-query, or did not accept a connection within connectionTimeoutMillis.
-  return /^Connection terminated( unexpectedly| due to connection timeout)?$/.test(message) ? 'connection' : undefined;
+  if (driverMessage === 'Query read timeout') return 'statement_timeout';
+  // pg: the server went away mid-query, or did not finish accepting a connection within
+  // connectionTimeoutMillis (reported either way, depending on how far the handshake got).
+  return /^(Connection terminated( unexpectedly| due to connection timeout)?|timeout expired)$/.test(driverMessage) ? 'connection' : undefined;
 }
 
 /** A row that names another which no longer exists (deleted by a concurrent request). */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import knex from 'knex';
 import { buildApp } from '../../src/app';
+import { databaseOutageOf } from '../../src/data/database-errors';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from '../../src/config';
 import { createHttpServer } from '../../src/http/http-server';
 import { createMetrics, type Metrics } from '../../src/http/observability';
@@ -157,5 +158,36 @@ describeWithPostgres('a PostgreSQL server that refuses connections', () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('which driver errors are outages', () => {
+  const knexTimeout = Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' });
+  it.each([
+    [Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }), 'connection'],
+    [Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), 'shutdown'],
+    [Object.assign(new Error('the database system is starting up'), { code: '57P03' }), 'shutdown'],
+    [Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }), 'statement_timeout'],
+    [Object.assign(new Error('sorry, too many clients already'), { code: '53300' }), 'resources'],
+    [Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' }), 'disk_full'],
+    [Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }), 'disk_full'],
+    [Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }), 'busy'],
+    [knexTimeout, 'pool_timeout'],
+    [new Error('select * from "agents" - Query read timeout'), 'statement_timeout'],
+    [new Error('Connection terminated unexpectedly'), 'connection'],
+    [new Error('insert into "tasks" ("id") values ($1) - Connection terminated unexpectedly'), 'connection'],
+    [new Error('timeout expired'), 'connection'],
+  ])('when the driver says %s, then it is an outage of kind %s (503)', (error, kind) => {
+    expect(databaseOutageOf(error)).toBe(kind);
+  });
+
+  it.each([
+    Object.assign(new Error('relation "agents" does not exist'), { code: '42P01' }),
+    Object.assign(new Error('syntax error at or near "selec"'), { code: '42601' }),
+    Object.assign(new Error('no such table: agents'), { code: 'SQLITE_ERROR' }),
+    new Error('select 1 - something else - timeout expired later'),
+    new TypeError("Cannot read properties of undefined (reading 'id')"),
+  ])('when the failure is %s, then it is no outage (a bug stays a 500)', (error) => {
+    expect(databaseOutageOf(error)).toBeUndefined();
   });
 });
