@@ -45,7 +45,7 @@ export function createRateLimiters(limits: RateLimits, metrics: Metrics, logger:
             sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply>,
           })
         : undefined,
-      // An unreachable Redis must not take the API down: requests pass and the error is logged.
+      // An unreachable Redis must not take the API down: requests pass (its circuit breaker logs the outage).
       passOnStoreError: true,
       // Its configuration warnings (e.g. X-Forwarded-For without TRUST_PROXY) and store errors go to
       // our log, but not Redis being unavailable: the circuit breaker logs that once, not per request.

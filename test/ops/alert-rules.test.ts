@@ -38,12 +38,15 @@ describe('alert rules', () => {
     expect(thresholds.SignInStateValidationFailures).toMatch(/\[1h\]\)\) > 10$/);
     expect(thresholds.ProviderTokenRefreshFailures).toMatch(/\[1h\]\)\) > 20$/);
     expect(thresholds.InvalidProviderResponses).toMatch(/\[1h\]\)\) > 5$/);
+    // The service's own dependencies: a database outage (503s) and a Redis skipped behind its circuit.
+    expect(thresholds.DatabaseUnavailable).toMatch(/dependency_failures_total\{dependency="database"\}/);
+    expect(thresholds.RedisCircuitOpen).toMatch(/dependency_up\{dependency="redis"\}\[5m\]\) == 0$/);
   });
 
   it('when /metrics is scraped, then every metric the rules use is exported', async () => {
     const exported = await app.scrapeMetrics();
     const names = new Set(rules.flatMap((rule) => metricsIn(rule.expr)).map((name) => name.replace(/_(bucket|count|sum)$/, '')));
     expect(names.size).toBeGreaterThanOrEqual(8);
-    for (const name of names) expect(exported).toMatch(new RegExp(`^# TYPE ${name} (counter|histogram)$`, 'm'));
+    for (const name of names) expect(exported).toMatch(new RegExp(`^# TYPE ${name} (counter|histogram|gauge)$`, 'm'));
   });
 });
