@@ -37,6 +37,10 @@ describe('configuration validated at start', () => {
     ['DATABASE_URL', 'mysql://fleet:hunter2@db/fleet', 'DATABASE_URL must start with postgres://, postgresql:// or sqlite: (got scheme "mysql")'],
     ['DATABASE_URL', 'sqlite:', 'DATABASE_URL=sqlite: needs a file path, e.g. sqlite:data/fleet.sqlite'],
     ['DATABASE_URL', 'postgres://fleet:hunter2@[db/fleet', 'DATABASE_URL is not a valid postgres:// URL'],
+    ['DATABASE_POOL_MAX', '1', 'DATABASE_POOL_MAX must be an integer from 2 to 1000 (got "1")'],
+    ['DATABASE_ACQUIRE_TIMEOUT_MS', '50', 'DATABASE_ACQUIRE_TIMEOUT_MS must be an integer from 100 to 600000 (got "50")'],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', 'soon', 'DATABASE_STATEMENT_TIMEOUT_MS must be an integer from 100 to 3600000 (got "soon")'],
+    ['SQLITE_BUSY_TIMEOUT_MS', '-5', 'SQLITE_BUSY_TIMEOUT_MS must be an integer from 0 to 600000 (got "-5")'],
     ['LOG_LEVEL', 'verbose', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")'],
     ['NODE_ENV', 'staging', 'NODE_ENV must be one of development, production, test (got "staging")'],
     ['VALIDATE_RESPONSES', 'maybe', 'VALIDATE_RESPONSES must be true or false (got "maybe")'],
@@ -73,6 +77,16 @@ describe('configuration validated at start', () => {
     [{ LOG_LEVEL: 'silent' }, { logLevel: 'silent' }],
     [{ NODE_ENV: 'test' }, { env: 'test', logLevel: 'silent' }],
     [{ VALIDATE_RESPONSES: 'false' }, { validateResponses: false }],
+    [{}, { database: { limits: { poolMax: 10, acquireTimeoutMs: 5000, statementTimeoutMs: 10_000, busyTimeoutMs: 5000 } }, redis: undefined }],
+    [
+      { DATABASE_POOL_MAX: '4', DATABASE_ACQUIRE_TIMEOUT_MS: '2000', DATABASE_STATEMENT_TIMEOUT_MS: '3000', SQLITE_BUSY_TIMEOUT_MS: '0' },
+      { database: { limits: { poolMax: 4, acquireTimeoutMs: 2000, statementTimeoutMs: 3000, busyTimeoutMs: 0 } } },
+    ],
+    [{ REDIS_URL: 'redis://cache:6379' }, { redis: { url: 'redis://cache:6379', commandTimeoutMs: 100, breakerFailures: 3, probeIntervalMs: 1000 } }],
+    [
+      { REDIS_URL: 'rediss://cache:6380', REDIS_COMMAND_TIMEOUT_MS: '50', REDIS_BREAKER_FAILURES: '5', REDIS_BREAKER_PROBE_MS: '250' },
+      { redis: { url: 'rediss://cache:6380', commandTimeoutMs: 50, breakerFailures: 5, probeIntervalMs: 250 } },
+    ],
   ])('when %j is set, then it is accepted as %j', (env, expected) => {
     expect(loadConfig(env as Record<string, string>, '/srv/fleet')).toMatchObject(expected);
   });
