@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import knex from 'knex';
-import { startPrivatePostgres, type PrivatePostgres } from '../support/private-services';
+import { startPrivatePostgres, waitUntil, type PrivatePostgres } from '../support/private-services';
 import { listeningPort, spawnServer, type ServerProcess } from '../support/server-process';
 import { PG_TEST_URL } from '../support/services';
 
@@ -85,14 +85,6 @@ describe('a real service process whose PostgreSQL stops, freezes and comes back 
   };
   const create = async () => (await fetch(`${base}/agents`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'kept', type: 'type_a' }) })).status;
   const readiness = async () => (await fetch(`${base}/health/ready`)).status;
-  async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<number> {
-    const started = Date.now();
-    while (!(await check())) {
-      if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return Date.now() - started;
-  }
   const unavailable = { error: 'service_unavailable', message: 'The database is unavailable; retry shortly' };
 
   it('when the cluster is stopped, then requests answer 503 with Retry-After at once, readiness is 503, and after it starts again the same process serves without a restart', async () => {
@@ -102,7 +94,7 @@ describe('a real service process whose PostgreSQL stops, freezes and comes back 
     for (const answer of during) expect(answer).toMatchObject({ status: 503, retryAfter: '5', body: unavailable });
     expect(await readiness()).toBe(503);
     cluster.start();
-    const recoveredInMs = await until(async () => (await list()).status === 200);
+    const recoveredInMs = await waitUntil('a 200 again', async () => (await list()).status === 200, 20_000);
     expect(await readiness()).toBe(200);
     expect(await create()).toBe(201);
     const metrics = await (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
@@ -122,7 +114,7 @@ describe('a real service process whose PostgreSQL stops, freezes and comes back 
     for (const answer of during) expect(answer).toMatchObject({ status: 503, retryAfter: '5', body: unavailable });
     // 1 s to acquire, 1 s for the statement and the client's second of grace: never the 60 s of knex's default.
     expect(Math.max(...during.map((answer) => answer.ms))).toBeLessThan(6000);
-    const recoveredInMs = await until(async () => (await list()).status === 200);
+    const recoveredInMs = await waitUntil('a 200 again', async () => (await list()).status === 200, 20_000);
     console.log(`PostgreSQL frozen: 5 concurrent requests answered 503 in at most ${Math.round(Math.max(...during.map((a) => a.ms)))} ms; served again ${recoveredInMs} ms after the thaw`);
   });
 });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startPrivateRedis, type PrivateRedis } from '../support/private-services';
+import { startPrivateRedis, waitUntil, type PrivateRedis } from '../support/private-services';
 import { listeningPort, makeTempDir, spawnServer, type ServerProcess } from '../support/server-process';
 
 const API_KEY = 'faults-redis-key-0123456789abcdef';
@@ -67,13 +67,6 @@ describe('a real service process whose Redis dies, freezes and comes back', () =
   }
   const stateLines = () => server.logs.filter((line) => /^redis (unavailable|available again)/.test(String(line.msg))).map((line) => String(line.msg).split(':')[0]);
   const readiness = async () => (await (await fetch(`${base}/health/ready`)).json()) as { status: string };
-  async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
   const metrics = async () => (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 
   it('when Redis is killed and then frozen, then requests pass with at most the deadline added, one log line marks each change of state, and counting resumes each time Redis answers again', async () => {
@@ -87,7 +80,7 @@ describe('a real service process whose Redis dies, freezes and comes back', () =
     expect(stateLines()).toEqual(['redis unavailable']);
 
     await redis.start();
-    await until(async () => (await readiness()).status === 'ready');
+    await waitUntil('readiness to say ready', async () => (await readiness()).status === 'ready');
     expect(stateLines()).toEqual(['redis unavailable', 'redis available again']);
     const keysBack = await redis.keys('agent-fleet:rate-limit:root:*');
     await measure();
@@ -98,7 +91,7 @@ describe('a real service process whose Redis dies, freezes and comes back', () =
     expect([...frozen.statuses]).toEqual([200]);
     expect(await readiness()).toMatchObject({ status: 'degraded' });
     redis.thaw();
-    await until(async () => (await readiness()).status === 'ready');
+    await waitUntil('readiness to say ready', async () => (await readiness()).status === 'ready');
     expect(stateLines()).toEqual(['redis unavailable', 'redis available again', 'redis unavailable', 'redis available again']);
 
     const text = await metrics();

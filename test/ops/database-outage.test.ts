@@ -6,17 +6,13 @@ import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from '../../src/config';
 import { createHttpServer } from '../../src/http/http-server';
 import { createMetrics, type Metrics } from '../../src/http/observability';
 import { createLogger } from '../../src/logger';
-import { describeWithPostgres, LogCapture, reachableDatabaseKinds, startTestApp, TEST_API_KEY, testConfig, type TestApp } from '../support/harness';
+import { describeWithPostgres, LogCapture, metricValue, reachableDatabaseKinds, startTestApp, TEST_API_KEY, testConfig, type TestApp } from '../support/harness';
 import { sparePort } from '../support/private-services';
 
 const AGENT = { name: 'outage', type: 'type_a' };
 const headers = { 'X-API-Key': TEST_API_KEY, 'Content-Type': 'application/json' };
 
-async function dependencyFailures(metrics: Metrics, reason: string): Promise<number> {
-  const metric = (await metrics.registry.getMetricsAsJSON()).find((entry) => entry.name === 'dependency_failures_total');
-  const values = (metric?.values ?? []) as Array<{ labels: Record<string, string>; value: number }>;
-  return values.find((value) => value.labels.dependency === 'database' && value.labels.reason === reason)?.value ?? 0;
-}
+const dependencyFailures = (metrics: Metrics, reason: string) => metricValue(metrics, 'dependency_failures_total', { dependency: 'database', reason });
 
 /** A 503 in the root surface's declared shape, with Retry-After. */
 function expectUnavailable(res: Response, body: unknown): void {

@@ -5,8 +5,8 @@ import { connectRedis, type RedisConnection } from '../../src/data/redis';
 import { createHttpServer } from '../../src/http/http-server';
 import { createMetrics, observeRedis, type Metrics } from '../../src/http/observability';
 import { createLogger } from '../../src/logger';
-import { describeWithRedis, LogCapture, openTestDatabase, TEST_API_KEY, testConfig, type TestDatabase } from '../support/harness';
-import { startPrivateRedis, type PrivateRedis } from '../support/private-services';
+import { describeWithRedis, LogCapture, metricValue, openTestDatabase, TEST_API_KEY, testConfig, type TestDatabase } from '../support/harness';
+import { startPrivateRedis, waitUntil, type PrivateRedis } from '../support/private-services';
 import { redisTestConfig } from '../support/services';
 
 /** The deadline under test: what a dead or frozen Redis may add to a request at most. */
@@ -57,21 +57,7 @@ async function readiness(base: string): Promise<{ status: number; body: unknown 
   return { status: res.status, body: await res.json() };
 }
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const stateChanges = (logs: LogCapture) => logs.lines.filter((line) => /^redis (unavailable|available again)/.test(String(line.msg))).map((line) => String(line.msg).split(':')[0]);
-
-async function metricValue(metrics: Metrics, name: string, labels: Record<string, string>): Promise<number> {
-  const metric = (await metrics.registry.getMetricsAsJSON()).find((entry) => entry.name === name);
-  const values = (metric?.values ?? []) as Array<{ labels: Record<string, string>; value: number }>;
-  return values.filter((value) => Object.entries(labels).every(([key, wanted]) => value.labels[key] === wanted)).reduce((sum, value) => sum + value.value, 0);
-}
 
 describeWithRedis('a Redis that dies, freezes or starts late (a private redis-server, real HTTP)', () => {
   let database: TestDatabase;
@@ -113,7 +99,7 @@ describeWithRedis('a Redis that dies, freezes or starts late (a private redis-se
     expect(running.logs.lines.filter((line) => line.level === 50)).toEqual([]);
 
     await privateRedis.start();
-    await eventually(async () => running?.redis.available() === true);
+    await waitUntil('the circuit to close', async () => running?.redis.available() === true, 5000);
     expect(stateChanges(running.logs)).toEqual(['redis unavailable', 'redis available again']);
     expect(await readiness(running.base)).toEqual({ status: 200, body: { status: 'ready', checks: { database: 'up', redis: 'up' } } });
     expect(await metricValue(running.metrics, 'dependency_up', { dependency: 'redis' })).toBe(1);
@@ -135,7 +121,7 @@ describeWithRedis('a Redis that dies, freezes or starts late (a private redis-se
     expect(await metricValue(running.metrics, 'dependency_failures_total', { dependency: 'redis', reason: 'timeout' })).toBeGreaterThanOrEqual(3);
 
     privateRedis.thaw();
-    await eventually(async () => running?.redis.available() === true);
+    await waitUntil('the circuit to close', async () => running?.redis.available() === true, 5000);
     expect(stateChanges(running.logs)).toEqual(['redis unavailable', 'redis available again']);
   });
 
@@ -148,7 +134,7 @@ describeWithRedis('a Redis that dies, freezes or starts late (a private redis-se
     expect((await timedList(running.base)).status).toBe(200);
 
     await privateRedis.start();
-    await eventually(async () => running?.redis.available() === true);
+    await waitUntil('the circuit to close', async () => running?.redis.available() === true, 5000);
     // rate-limit-redis's first SCRIPT LOAD failed at start: the count must still land.
     expect((await timedList(running.base)).status).toBe(200);
     expect(await privateRedis.keys('agent-fleet:rate-limit:root:*')).toHaveLength(1);

@@ -92,6 +92,13 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
+/** The sum of a metric's samples whose labels include `labels` (0 when there are none). */
+export async function metricValue(metrics: Metrics, name: string, labels: Record<string, string>): Promise<number> {
+  const metric = (await metrics.registry.getMetricsAsJSON()).find((entry) => entry.name === name);
+  const values = (metric?.values ?? []) as Array<{ labels: Record<string, string | number>; value: number }>;
+  return values.filter((value) => Object.entries(labels).every(([key, wanted]) => value.labels[key] === wanted)).reduce((sum, value) => sum + value.value, 0);
+}
+
 /** Log lines the app wrote, parsed. */
 export class LogCapture extends Writable {
   readonly lines: Array<Record<string, unknown>> = [];

@@ -16,13 +16,14 @@ export function sparePort(): Promise<number> {
   });
 }
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
+/** Polls `check` until it holds; the milliseconds it took. */
+export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`${what}: not within ${timeoutMs} ms`);
+  return Date.now() - started;
 }
 
 /** A redis-server of the test's own on a spare port, which the test may kill, freeze and restart. */
@@ -75,7 +76,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     thaw: () => child?.kill('SIGCONT'),
     start: async () => {
       child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-      await until(`redis-server on port ${port}`, answers);
+      await waitUntil(`redis-server on port ${port}`, answers);
     },
     keys: async (pattern) => {
       const client = createClient({ url });
