@@ -35,7 +35,6 @@ async function main(): Promise<void> {
   }
   const metrics = createMetrics();
   const redis = config.redis ? await connectRedis(config.redis, logger, observeRedis(metrics)) : undefined;
-  if (redis) metrics.dependencyUp.set({ dependency: 'redis' }, redis.available() ? 1 : 0);
   const lifecycle = { draining: false };
   const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle });
 

@@ -130,6 +130,7 @@ export async function connectRedis(config: RedisConfig, logger: Pick<Logger, 'in
   connecting.catch(() => undefined);
   try {
     await withDeadline(connecting, Math.max(1000, config.commandTimeoutMs * 10));
+    observer?.availability(true);
   } catch {
     failures = config.breakerFailures;
     openCircuit('error');

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import path from 'node:path';
-import { listeningPort, makeTempDir, spawnServer, type ServerProcess } from '../support/server-process';
+import { killServers, listeningPort, makeTempDir, serviceEnv, spawnServer, type ServerProcess } from '../support/server-process';
 
 const API_KEY = 'faults-drain-key-0123456789abcdef';
 /** Concurrent clients, each with kept-alive connections, half on fetch and half on Node's agent. */
@@ -83,25 +83,12 @@ describe('SIGTERM under steady keep-alive load (a real service process)', () => 
     temp = makeTempDir();
   });
   afterEach(async () => {
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
+    await killServers(server);
     temp.remove();
   });
 
   it.each([1, 2, 3])('round %i: when SIGTERM arrives mid-load, then no request sent on a kept-alive connection is reset, every answer is a success, and the process exits 0', async () => {
-    server = spawnServer({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${path.join(temp.dir, 'fleet.sqlite')}`,
-      API_KEYS: API_KEY,
-      JWT_SECRET: 'faults-drain-jwt-secret-at-least-32-bytes-long',
-      RATE_LIMIT_ROOT_MAX: '1000000',
-      SHUTDOWN_TIMEOUT_MS: '20000',
-    });
+    server = spawnServer(serviceEnv(API_KEY, { DATABASE_URL: `sqlite:${path.join(temp.dir, 'fleet.sqlite')}`, SHUTDOWN_TIMEOUT_MS: '20000' }));
     const port = await listeningPort(server);
     const tally: Tally = { answered: 0, refused: 0, reset: 0, statuses: {}, errors: [] };
     const load = Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index, port, tally)));

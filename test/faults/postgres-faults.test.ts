@@ -1,26 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import knex from 'knex';
 import { startPrivatePostgres, waitUntil, type PrivatePostgres } from '../support/private-services';
-import { listeningPort, spawnServer, type ServerProcess } from '../support/server-process';
+import { killServers, listeningPort, serviceEnv, spawnServer, type ServerProcess } from '../support/server-process';
 import { PG_TEST_URL } from '../support/services';
 
 const API_KEY = 'faults-pg-key-0123456789abcdef';
 const METRICS_TOKEN = 'faults-pg-metrics-token-0123456789abcdef';
 
-function serviceEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    API_KEYS: API_KEY,
-    METRICS_TOKEN,
-    JWT_SECRET: 'faults-pg-jwt-secret-at-least-32-bytes-long',
-    RATE_LIMIT_ROOT_MAX: '1000000',
-    ...extra,
-  };
-}
+const envFor = (databaseUrl: string, extra: Record<string, string> = {}) => serviceEnv(API_KEY, { DATABASE_URL: databaseUrl, METRICS_TOKEN, ...extra });
 
 /** The first "listening" line, or the exit that came instead. */
 async function startOutcome(server: ServerProcess): Promise<'listening' | string> {
@@ -28,11 +15,6 @@ async function startOutcome(server: ServerProcess): Promise<'listening' | string
     listeningPort(server).then(() => 'listening' as const),
     server.exited.then((exit) => `exited ${JSON.stringify(exit)}: ${server.stderr().trim().split('\n').at(-1) ?? ''}`),
   ]).catch((error: unknown) => String(error));
-}
-
-async function stopAll(servers: ServerProcess[]): Promise<void> {
-  for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL');
-  await Promise.all(servers.map((server) => server.exited));
 }
 
 describe('several instances starting at the same instant on one fresh PostgreSQL database', () => {
@@ -48,12 +30,12 @@ describe('several instances starting at the same instant on one fresh PostgreSQL
       await admin.raw('create database ??', [name]);
       const url = new URL(PG_TEST_URL);
       url.pathname = `/${name}`;
-      const servers = Array.from({ length: INSTANCES }, () => spawnServer(serviceEnv(url.toString())));
+      const servers = Array.from({ length: INSTANCES }, () => spawnServer(envFor(url.toString())));
       try {
         const outcomes = await Promise.all(servers.map(startOutcome));
         failed.push(...outcomes.filter((outcome) => outcome !== 'listening'));
       } finally {
-        await stopAll(servers);
+        await killServers(...servers);
         await admin.raw('drop database ?? with (force)', [name]);
       }
     }
@@ -69,11 +51,11 @@ describe('a real service process whose PostgreSQL stops, freezes and comes back 
 
   beforeAll(async () => {
     cluster = await startPrivatePostgres();
-    server = spawnServer(serviceEnv(cluster.url, { DATABASE_ACQUIRE_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '1000' }));
+    server = spawnServer(envFor(cluster.url, { DATABASE_ACQUIRE_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '1000' }));
     base = `http://127.0.0.1:${await listeningPort(server)}`;
   });
   afterAll(async () => {
-    await stopAll([server]);
+    await killServers(server);
     cluster.destroy();
   });
 

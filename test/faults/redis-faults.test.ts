@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { startPrivateRedis, waitUntil, type PrivateRedis } from '../support/private-services';
-import { listeningPort, makeTempDir, spawnServer, type ServerProcess } from '../support/server-process';
+import { killServers, listeningPort, makeTempDir, serviceEnv, spawnServer, type ServerProcess } from '../support/server-process';
 
 const API_KEY = 'faults-redis-key-0123456789abcdef';
 const METRICS_TOKEN = 'faults-redis-metrics-token-0123456789abcdef';
@@ -29,25 +29,19 @@ describe('a real service process whose Redis dies, freezes and comes back', () =
   beforeAll(async () => {
     temp = makeTempDir();
     redis = await startPrivateRedis();
-    server = spawnServer({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${path.join(temp.dir, 'fleet.sqlite')}`,
-      API_KEYS: API_KEY,
-      METRICS_TOKEN,
-      JWT_SECRET: 'faults-redis-jwt-secret-at-least-32-bytes-long',
-      REDIS_URL: redis.url,
-      REDIS_COMMAND_TIMEOUT_MS: String(DEADLINE_MS),
-      RATE_LIMIT_ROOT_MAX: '1000000',
-      RATE_LIMIT_API_MAX: '1000000',
-    });
+    server = spawnServer(
+      serviceEnv(API_KEY, {
+        DATABASE_URL: `sqlite:${path.join(temp.dir, 'fleet.sqlite')}`,
+        METRICS_TOKEN,
+        REDIS_URL: redis.url,
+        REDIS_COMMAND_TIMEOUT_MS: String(DEADLINE_MS),
+        RATE_LIMIT_API_MAX: '1000000',
+      }),
+    );
     base = `http://127.0.0.1:${await listeningPort(server)}`;
   });
   afterAll(async () => {
-    server.child.kill('SIGKILL');
-    await server.exited;
+    await killServers(server);
     await redis.stop();
     temp.remove();
   });

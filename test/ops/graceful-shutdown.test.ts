@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import knex from 'knex';
-import { listeningPort, makeTempDir, spawnServer, type ServerProcess } from '../support/server-process';
+import { killServers, listeningPort, makeTempDir, spawnServer, type ServerProcess } from '../support/server-process';
 
 const API_KEY = 'ops-shutdown-key-0123456789abcdef';
 
@@ -57,10 +57,7 @@ describe('graceful shutdown of the real server process', () => {
     temp = makeTempDir();
   });
   afterEach(async () => {
-    if (server && server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
+    await killServers(server);
     server = undefined;
     temp.remove();
   });

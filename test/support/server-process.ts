@@ -70,6 +70,27 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
   return { child, logs, stdout: () => out, stderr: () => err, exited, waitForLog };
 }
 
+/** A service process's environment for tests: port 0 on loopback, one API key, a fixed JWT secret, and no root rate limit to speak of (the suites load it hard). */
+export function serviceEnv(apiKey: string, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    API_KEYS: apiKey,
+    JWT_SECRET: 'service-process-jwt-secret-at-least-32-bytes-long',
+    RATE_LIMIT_ROOT_MAX: '1000000',
+    ...overrides,
+  };
+}
+
+/** SIGKILL to each process still running, then waits for every exit. */
+export async function killServers(...servers: Array<ServerProcess | undefined>): Promise<void> {
+  const running = servers.filter((server): server is ServerProcess => server !== undefined);
+  for (const server of running) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+  await Promise.all(running.map((server) => server.exited));
+}
+
 /** Waits for the "listening" line and reads the port the server chose (PORT=0). */
 export async function listeningPort(server: ServerProcess): Promise<number> {
   const line = await server.waitForLog((entry) => typeof entry.port === 'number' && String(entry.msg).includes('listening'));

@@ -1,7 +1,10 @@
 import { Router } from 'express';
 import { pingDatabase, type Database } from '../../data/database';
 import type { RedisConnection } from '../../data/redis';
+import type { components } from '../../../generated/api';
 import type { Handler } from '../typed-handler';
+
+type Readiness = components['schemas']['Readiness'];
 
 /** What the process knows about itself that a load balancer must hear of. */
 export interface Lifecycle {
@@ -21,9 +24,9 @@ export function healthRoutes(db: Database, lifecycle: Lifecycle, redis?: Pick<Re
   };
   const ready: Handler<'getReadiness'> = async (_req, res) => {
     const [database, redisUp] = await Promise.all([pingDatabase(db), redis?.ping()]);
-    const checks: Record<string, 'up' | 'down'> = { database: database ? 'up' : 'down' };
+    const checks: Readiness['checks'] = { database: database ? 'up' : 'down' };
     if (redis) checks.redis = redisUp ? 'up' : 'down';
-    const status = lifecycle.draining ? 'draining' : !database ? 'unavailable' : redis && !redisUp ? 'degraded' : 'ready';
+    const status: Readiness['status'] = lifecycle.draining ? 'draining' : !database ? 'unavailable' : redis && !redisUp ? 'degraded' : 'ready';
     res
       .status(status === 'draining' || status === 'unavailable' ? 503 : 200)
       .set('Cache-Control', 'no-store')
