@@ -4,6 +4,8 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   // The slow fault suites run on their own: jest.faults.config.js.
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/faults/'],
+  // The client runtime (src/client) imports with .js extensions, as ESM under nodenext needs.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest'] },
   // ESM-only packages are transformed to CommonJS too.
   transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi|oidc-provider)/)'],

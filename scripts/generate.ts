@@ -1,6 +1,7 @@
 /**
- * Writes generated/ from api.yaml: the TypeScript types (openapi-typescript) and the typed
- * client (openapi-fetch). With --check it writes nothing and fails when generated/ is stale.
+ * Writes generated/ from api.yaml: the TypeScript types (openapi-typescript) that the service and
+ * the client package (src/client, `npm run build:client`) use. With --check it writes nothing and
+ * fails when generated/ is stale.
  */
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,47 +11,11 @@ const root = path.resolve(__dirname, '..');
 const banner = (source: string) =>
   `// Generated from api.yaml by \`npm run generate\` (${source}). Do not edit: edit api.yaml and regenerate.\n`;
 
-const clientSource = `${banner('scripts/generate.ts')}
-import createClient, { type ClientOptions } from 'openapi-fetch';
-import type { paths } from './api';
-
-export type { paths, components, operations } from './api';
-
-/**
- * Query parameters as the API reads them: arrays comma-separated (\`fields=name,status\`, form
- * style without explode) and objects as \`filter[field][op]=value\` (deepObject, two levels), which
- * openapi-fetch's default serialiser does not write.
- */
-export function serializeQuery(query: Record<string, unknown>): string {
-  const parts: string[] = [];
-  const add = (key: string, value: unknown): void => {
-    if (value === undefined || value === null) return;
-    if (Array.isArray(value)) {
-      parts.push(\`\${key}=\${value.map((item) => encodeURIComponent(String(item))).join(',')}\`);
-    } else if (typeof value === 'object') {
-      for (const [name, inner] of Object.entries(value)) add(\`\${key}[\${encodeURIComponent(name)}]\`, inner);
-    } else {
-      parts.push(\`\${key}=\${encodeURIComponent(String(value))}\`);
-    }
-  };
-  for (const [name, value] of Object.entries(query)) add(encodeURIComponent(name), value);
-  return parts.join('&');
-}
-
-/** A typed client for the agent fleet API: every path, parameter and body checked by the compiler. */
-export function createAgentFleetClient(options: ClientOptions & { baseUrl: string }) {
-  return createClient<paths>({ querySerializer: serializeQuery, ...options });
-}
-
-export type AgentFleetClient = ReturnType<typeof createAgentFleetClient>;
-`;
-
 async function renderFiles(): Promise<Record<string, string>> {
   const spec = await readFile(path.join(root, 'api.yaml'), 'utf8');
   const ast = await openapiTS(spec, { exportType: false, alphabetize: false });
   return {
     'generated/api.d.ts': banner('openapi-typescript') + astToString(ast),
-    'generated/client.ts': clientSource,
   };
 }
 

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { createAgentFleetClient } from '../../generated/client';
+import { createAgentFleetClient } from '../../src/client';
 import { loadConfig } from '../../src/config';
 import { createAgent } from '../../src/domain/agents';
 import { isEmail } from '../../src/domain/email';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAgentFleetClient, serializeQuery, type AgentFleetClient } from '../../generated/client';
+import { createAgentFleetClient, serializeQuery, type AgentFleetClient } from '../../src/client';
 import { describeEachDatabase } from '../support/harness';
 
 describeEachDatabase('the generated typed client', (get) => {

@@ -1,0 +1,137 @@
+import createClient, { type HeadersOptions, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
+import type { components, paths } from '../../generated/api.js';
+import { credentialsOf, type Auth, type RequestToken, type TokenRequest } from './auth.js';
+import { AgentFleetError } from './errors.js';
+import { MemoryEtagCache, type EtagCache } from './etag-cache.js';
+import { serializeQuery } from './query.js';
+import { createTransport, type Fetch, type RetryOptions } from './transport.js';
+import type { CollectionPath, InitParam, ItemOf, Method, SuccessBody } from './types.js';
+
+export type { components, operations, paths } from '../../generated/api.js';
+export type { Auth, OAuthError, TokenRequest, TokenResponse, TokenSource } from './auth.js';
+export { AgentFleetError, unwrap, type DataOf, type ErrorOf } from './errors.js';
+export { MemoryEtagCache, type CachedResponse, type EtagCache } from './etag-cache.js';
+export { serializeQuery } from './query.js';
+export type { Fetch, RetryEvent, RetryOptions } from './transport.js';
+export type { CollectionPath, ErrorBody, FieldsOf, HttpMethod, ItemOf, PathsWith, Sparse, SuccessBody } from './types.js';
+
+/** The error body of everything under `/api` (the conventions surface). */
+export type ApiError = components['schemas']['ApiError'];
+/** The error body of the root surface (`/agents`, `/protected`, ...). */
+export type RootError = components['schemas']['Error'];
+
+export interface AgentFleetClientOptions {
+  /** Where the service is, e.g. `https://fleet.example.com` (no trailing path). */
+  baseUrl: string;
+  auth?: Auth;
+  /** Retries of idempotent requests on 429, 503 and network errors; `false` turns them off. */
+  retry?: RetryOptions | false;
+  /** Revalidate repeated GETs with `If-None-Match`: `true` for an in-memory cache, or your own. */
+  cache?: boolean | EtagCache;
+  /** How long one attempt may wait for the answer's headers (default 30 000 ms). */
+  timeoutMs?: number;
+  /** Headers sent with every request. */
+  headers?: HeadersOptions;
+  /** The fetch to send requests with (default `globalThis.fetch`). */
+  fetch?: Fetch;
+}
+
+export interface AgentFleetClient {
+  GET: Method<'get'>;
+  POST: Method<'post'>;
+  PUT: Method<'put'>;
+  PATCH: Method<'patch'>;
+  DELETE: Method<'delete'>;
+  HEAD: Method<'head'>;
+  OPTIONS: Method<'options'>;
+  /** Every item of a collection, page after page (cursor, page or skip, as the collection pages). */
+  paginate<P extends CollectionPath, I extends MaybeOptionalInit<paths[P], 'get'>>(url: P, ...init: InitParam<I>): AsyncGenerator<ItemOf<SuccessBody<P, 'get', I>>, void, undefined>;
+  /** Every page of a collection, with its `meta`. */
+  pages<P extends CollectionPath, I extends MaybeOptionalInit<paths[P], 'get'>>(url: P, ...init: InitParam<I>): AsyncGenerator<SuccessBody<P, 'get', I>, void, undefined>;
+  /** `POST /token`, form-encoded as RFC 6749 requires. */
+  requestToken: RequestToken;
+  /** The ETag cache in use, if any. */
+  readonly cache: EtagCache | undefined;
+  use(...middleware: Middleware[]): void;
+  eject(...middleware: Middleware[]): void;
+}
+
+/** A typed client for the agent fleet API: every path, parameter and body checked by the compiler. */
+export function createAgentFleetClient(options: AgentFleetClientOptions): AgentFleetClient {
+  const send: Fetch = options.fetch ?? ((request) => globalThis.fetch(request));
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const plain = createClient<paths>({ baseUrl, fetch: send, headers: options.headers, querySerializer: serializeQuery });
+  const requestToken: RequestToken = (body: TokenRequest) =>
+    plain.POST('/token', {
+      body,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      bodySerializer: (fields) => new URLSearchParams(Object.entries(fields ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string')).toString(),
+    }) as ReturnType<RequestToken>;
+  const cache = options.cache === true ? new MemoryEtagCache() : options.cache === false ? undefined : options.cache;
+  const transport = createTransport({
+    fetch: send,
+    credentials: credentialsOf(options.auth, requestToken),
+    retry: options.retry ?? {},
+    cache,
+    timeoutMs: options.timeoutMs ?? 30_000,
+  });
+  const client = createClient<paths>({ baseUrl, fetch: transport, headers: options.headers, querySerializer: serializeQuery });
+  const GET = client.GET as unknown as Method<'get'>;
+
+  async function* pages(url: string, init?: { params?: { query?: Record<string, unknown> } }): AsyncGenerator<unknown, void, undefined> {
+    let query: Record<string, unknown> = { ...init?.params?.query };
+    for (;;) {
+      const result = await (GET as (url: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(url, {
+        ...init,
+        params: { ...init?.params, query },
+      });
+      if (result.error !== undefined || !result.response.ok) throw new AgentFleetError(result.response, result.error);
+      yield result.data;
+      const next = nextPageQuery(query, result.data);
+      if (next === undefined) return;
+      query = next;
+    }
+  }
+
+  return {
+    GET,
+    POST: client.POST as unknown as Method<'post'>,
+    PUT: client.PUT as unknown as Method<'put'>,
+    PATCH: client.PATCH as unknown as Method<'patch'>,
+    DELETE: client.DELETE as unknown as Method<'delete'>,
+    HEAD: client.HEAD as unknown as Method<'head'>,
+    OPTIONS: client.OPTIONS as unknown as Method<'options'>,
+    pages: pages as AgentFleetClient['pages'],
+    paginate: async function* (url: string, init?: object) {
+      for await (const page of pages(url, init)) yield* itemsOf(page);
+    } as AgentFleetClient['paginate'],
+    requestToken,
+    cache,
+    use: (...middleware) => client.use(...middleware),
+    eject: (...middleware) => client.eject(...middleware),
+  };
+}
+
+function itemsOf(page: unknown): unknown[] {
+  if (Array.isArray(page)) return page;
+  const data = (page as { data?: unknown }).data;
+  return Array.isArray(data) ? data : [];
+}
+
+/**
+ * The query of the page after this one, or undefined after the last. Cursor collections say
+ * `meta.hasMore`; page collections `meta.total`. Skip collections (the root surface) can answer
+ * fewer items than `limit` before the end (a page of tasks is cut to the response budget), so
+ * only an empty page ends them.
+ */
+function nextPageQuery(query: Record<string, unknown>, page: unknown): Record<string, unknown> | undefined {
+  if (Array.isArray(page)) return page.length === 0 ? undefined : { ...query, skip: Number(query['skip'] ?? 0) + page.length };
+  const { data, meta } = page as { data: unknown[]; meta: Record<string, unknown> };
+  if (typeof meta['hasMore'] === 'boolean') {
+    return meta['hasMore'] === true && typeof meta['nextCursor'] === 'string' ? { ...query, cursor: meta['nextCursor'] } : undefined;
+  }
+  if (typeof meta['total'] === 'number' && typeof meta['page'] === 'number' && typeof meta['limit'] === 'number') {
+    return data.length > 0 && meta['page'] * meta['limit'] < meta['total'] ? { ...query, page: meta['page'] + 1 } : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,191 @@
+import type { Credentials } from './auth.js';
+import type { CachedResponse, EtagCache } from './etag-cache.js';
+
+export type Fetch = (request: Request) => Promise<Response>;
+
+export interface RetryOptions {
+  /** Further attempts after the first (default 2). */
+  retries?: number;
+  /** The longest wait the client accepts; a longer `Retry-After` returns the answer instead (default 60 000 ms). */
+  maxDelayMs?: number;
+  /** First back-off when the service gives no `Retry-After` (default 500 ms, doubling, with jitter). */
+  baseDelayMs?: number;
+  /** Methods that are retried (default the idempotent ones: GET, HEAD, OPTIONS, PUT, DELETE). */
+  methods?: readonly string[];
+  /** Statuses that are retried (default 429 and 503). */
+  statuses?: readonly number[];
+  /** Called before each wait, e.g. to log it. */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+export interface RetryEvent {
+  method: string;
+  url: string;
+  /** 1 for the first retry. */
+  attempt: number;
+  delayMs: number;
+  /** The status that was answered, or the network error or timeout that ended the attempt. */
+  cause: { status: number } | { error: unknown };
+}
+
+export interface TransportOptions {
+  fetch: Fetch;
+  credentials: Credentials | undefined;
+  retry: RetryOptions | false;
+  cache: EtagCache | undefined;
+  timeoutMs: number | undefined;
+}
+
+const IDEMPOTENT = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'];
+/** Request headers that select a different representation: the cache keeps one answer per combination. */
+const KEYED_HEADERS = ['authorization', 'x-api-key', 'api-version', 'accept'];
+/** Headers of the stored answer that do not describe the replayed body. */
+const UNREPLAYED_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'set-cookie']);
+const MAX_CACHED_BODY_CHARS = 1 << 20;
+
+/**
+ * The fetch that openapi-fetch calls: sets the credentials, revalidates cached GETs with
+ * `If-None-Match`, retries what is safe to retry, and applies the per-attempt timeout. The caller's
+ * own `AbortSignal` cancels it at any point, waits included.
+ */
+export function createTransport(options: TransportOptions): Fetch {
+  const retry = options.retry === false ? undefined : options.retry;
+  const retries = retry === undefined ? 0 : Math.max(0, retry.retries ?? 2);
+  const methods = new Set((retry?.methods ?? IDEMPOTENT).map((method) => method.toUpperCase()));
+  const statuses = new Set(retry?.statuses ?? [429, 503]);
+  const maxDelayMs = retry?.maxDelayMs ?? 60_000;
+  const baseDelayMs = retry?.baseDelayMs ?? 500;
+
+  return async (original) => {
+    const signal = original.signal;
+    const retryable = methods.has(original.method);
+    const cache = original.method === 'GET' && !isConditional(original.headers) ? options.cache : undefined;
+    let refused: string | undefined;
+    let renewed = false;
+
+    for (let attempt = 0; ; attempt += 1) {
+      const headers = new Headers(original.headers);
+      const credential = options.credentials !== undefined && !hasCredential(original.headers) ? await options.credentials.apply(headers, refused) : undefined;
+      const key = cache === undefined ? undefined : cacheKey(original.url, headers);
+      const cached = key === undefined ? undefined : await cache?.get(key);
+      if (cached !== undefined) headers.set('If-None-Match', cached.etag);
+
+      const deadline = deadlineFor(signal, options.timeoutMs);
+      let response: Response;
+      try {
+        response = await options.fetch(new Request(original.clone(), { headers, signal: deadline.signal }));
+      } catch (error) {
+        deadline.clear();
+        if (signal.aborted) throw signal.reason;
+        if (!retryable || attempt >= retries) throw error;
+        await pause(backoff(baseDelayMs, maxDelayMs, attempt), { method: original.method, url: original.url, attempt: attempt + 1, cause: { error } }, retry, signal);
+        continue;
+      }
+      deadline.clear();
+
+      if (response.status === 401 && credential !== undefined && options.credentials?.renewable === true && !renewed) {
+        // A renewable token was refused (expired or revoked): fetch a fresh one once and resend.
+        renewed = true;
+        refused = credential;
+        attempt -= 1;
+        await discard(response);
+        continue;
+      }
+      if (statuses.has(response.status) && retryable && attempt < retries) {
+        const delayMs = retryAfterMs(response.headers.get('Retry-After')) ?? backoff(baseDelayMs, maxDelayMs, attempt);
+        if (delayMs <= maxDelayMs) {
+          await discard(response);
+          await pause(delayMs, { method: original.method, url: original.url, attempt: attempt + 1, cause: { status: response.status } }, retry, signal);
+          continue;
+        }
+      }
+      if (cache === undefined || key === undefined) return response;
+      if (response.status === 304 && cached !== undefined) {
+        await discard(response);
+        return replay(cached, response.headers);
+      }
+      if (response.status === 200) await remember(cache, key, response);
+      else if (response.status === 404 || response.status === 410) await cache.delete(key);
+      return response;
+    }
+  };
+}
+
+function isConditional(headers: Headers): boolean {
+  return headers.has('If-None-Match') || headers.has('If-Modified-Since');
+}
+
+function hasCredential(headers: Headers): boolean {
+  return headers.has('Authorization') || headers.has('X-API-Key');
+}
+
+function cacheKey(url: string, headers: Headers): string {
+  return [url, ...KEYED_HEADERS.map((name) => headers.get(name) ?? '')].join('\n');
+}
+
+async function remember(cache: EtagCache, key: string, response: Response): Promise<void> {
+  const etag = response.headers.get('ETag');
+  if (etag === null || /no-store/i.test(response.headers.get('Cache-Control') ?? '')) return;
+  const body = await response.clone().text();
+  if (body.length > MAX_CACHED_BODY_CHARS) return;
+  const headers: [string, string][] = [];
+  response.headers.forEach((value, name) => {
+    if (!UNREPLAYED_HEADERS.has(name)) headers.push([name, value]);
+  });
+  await cache.set(key, { etag, status: response.status, statusText: response.statusText, headers, body });
+}
+
+/** The stored answer, with the headers of the 304 (new request id, rate-limit state, validators) over its own. */
+function replay(cached: CachedResponse, fresh: Headers): Response {
+  const headers = new Headers(cached.headers);
+  fresh.forEach((value, name) => {
+    if (!UNREPLAYED_HEADERS.has(name)) headers.set(name, value);
+  });
+  return new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers });
+}
+
+/** Seconds or an HTTP date (RFC 9110 section 10.2.3), as milliseconds from now. */
+export function retryAfterMs(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function backoff(baseDelayMs: number, maxDelayMs: number, attempt: number): number {
+  const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+async function discard(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
+}
+
+function pause(delayMs: number, event: Omit<RetryEvent, 'delayMs'>, retry: RetryOptions | undefined, signal: AbortSignal): Promise<void> {
+  retry?.onRetry?.({ ...event, delayMs });
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, delayMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * The caller's signal, and a timeout for this attempt until the answer's headers arrive. The
+ * caller's signal stays linked afterwards, so that it also cancels reading the body.
+ */
+function deadlineFor(signal: AbortSignal, timeoutMs: number | undefined): { signal: AbortSignal; clear: () => void } {
+  if (timeoutMs === undefined) return { signal, clear: () => undefined };
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort(signal.reason);
+  else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  const timer = setTimeout(() => controller.abort(new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}

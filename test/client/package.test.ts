@@ -1,0 +1,184 @@
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { parse } from 'yaml';
+import { describeInBrowser, launchChromium } from '../support/browser';
+import { DATABASE_KINDS, TEST_API_KEY, reachableDatabaseKinds, startTestApp, testConfig, type DatabaseKind, type TestApp } from '../support/harness';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../..');
+const fixtures = path.join(__dirname, 'consumer');
+const apiVersion = (parse(readFileSync(path.join(root, 'api.yaml'), 'utf8')) as { info: { version: string } }).info.version;
+const typescriptVersion = (JSON.parse(readFileSync(path.join(root, 'node_modules/typescript/package.json'), 'utf8')) as { version: string }).version;
+
+/** npm's own variables from `npm test` would point the consumer's npm at this repository. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_(?!config_cache$|config_registry$)/i.test(name)));
+  return { ...env, ...extra };
+}
+
+/** The README's TypeScript examples, each as a module of its own. */
+function readmeExamples(): string[] {
+  const readme = readFileSync(path.join(root, 'src/client/README.md'), 'utf8');
+  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => `${match[1]}\nexport {};\n`);
+}
+
+async function typeCheck(consumer: string, tsconfig: string, extra: string[] = []): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout } = await run(process.execPath, [path.join(consumer, 'node_modules/typescript/lib/tsc.js'), '-p', tsconfig, ...extra], { cwd: consumer });
+    return { code: 0, output: stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, output: failed.stdout };
+  }
+}
+
+describe('the client package, installed from its tarball into a project of its own', () => {
+  let tarball: string;
+  let consumer: string;
+
+  beforeAll(async () => {
+    const { stdout } = await run('npm', ['run', 'build:client'], { cwd: root, env: cleanEnv(), maxBuffer: 16 << 20 });
+    tarball = stdout.trim().split('\n').at(-1) ?? '';
+    consumer = mkdtempSync(path.join(tmpdir(), 'agent-fleet-consumer-'));
+    cpSync(fixtures, consumer, { recursive: true });
+    writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    mkdirSync(path.join(consumer, 'readme'));
+    readmeExamples().forEach((source, index) => writeFileSync(path.join(consumer, 'readme', `example-${index + 1}.ts`), source));
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball, `typescript@${typescriptVersion}`], {
+      cwd: consumer,
+      env: cleanEnv(),
+    });
+  }, 240_000);
+
+  afterAll(() => {
+    if (consumer) rmSync(consumer, { recursive: true, force: true });
+  });
+
+  it('when built, then the last line names a tarball of @agent-fleet/client at the API version with ESM, CommonJS, declarations and openapi-fetch as its one dependency', () => {
+    expect(path.basename(tarball)).toBe(`agent-fleet-client-${apiVersion}.tgz`);
+    const installed = path.join(consumer, 'node_modules/@agent-fleet/client');
+    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest).toMatchObject({ name: '@agent-fleet/client', version: apiVersion, type: 'module', dependencies: { 'openapi-fetch': expect.any(String) } });
+    expect(Object.keys(manifest['dependencies'] as object)).toEqual(['openapi-fetch']);
+    expect(manifest['devDependencies']).toBeUndefined();
+    const exports = (manifest['exports'] as Record<string, { import: Record<string, string>; require: Record<string, string> }>)['.'];
+    for (const target of [exports?.import.types, exports?.import.default, exports?.require.types, exports?.require.default]) {
+      expect(existsSync(path.join(installed, target ?? 'missing'))).toBe(true);
+    }
+    expect(readFileSync(path.join(installed, exports?.require.default ?? ''), 'utf8')).toMatch(/require\("openapi-fetch"\)/);
+    expect(readFileSync(path.join(installed, exports?.import.default ?? ''), 'utf8')).toMatch(/from 'openapi-fetch'/);
+    expect(readFileSync(path.join(installed, 'README.md'), 'utf8')).toMatch(/^# @agent-fleet\/client/);
+    // Only the client: openapi-fetch and its type helpers beside it, nothing of the service.
+    expect(readFileSync(path.join(consumer, 'package-lock.json'), 'utf8')).not.toMatch(/express|knex|better-sqlite3/);
+  });
+
+  it('when the consumer type-checks under strict nodenext (ESM, with the README examples), CommonJS and bundler resolution, then everything compiles', async () => {
+    const esm = await typeCheck(consumer, 'tsconfig.esm.json', ['--noEmit']);
+    expect(esm.output).toBe('');
+    expect(readmeExamples().length).toBeGreaterThanOrEqual(8);
+    expect((await typeCheck(consumer, 'tsconfig.cjs.json', ['--noEmit'])).output).toBe('');
+    expect((await typeCheck(consumer, 'tsconfig.bundler.json')).output).toBe('');
+  });
+
+  it('when a wrong path, method, body field, enum value, query parameter, field name or error code is written, then it does not compile', async () => {
+    const source = readFileSync(path.join(consumer, 'types/compile-errors.ts'), 'utf8');
+    const expected = source.split('\n').flatMap((line, index) => (/\/\/ @ts-expect-error/.test(line) ? [index + 2] : []));
+    expect(expected.length).toBeGreaterThanOrEqual(12);
+    writeFileSync(path.join(consumer, 'types/compile-errors-unmarked.ts'), source.replace(/\/\/ @ts-expect-error/g, '// expected error:'));
+    try {
+      const unmarked = await typeCheck(consumer, 'tsconfig.esm.json', ['--noEmit']);
+      const failing = [...unmarked.output.matchAll(/compile-errors-unmarked\.ts\((\d+),\d+\): error/g)].map((match) => Number(match[1]));
+      expect(unmarked.code).not.toBe(0);
+      expect([...new Set(failing)].sort((a, b) => a - b)).toEqual(expected);
+    } finally {
+      rmSync(path.join(consumer, 'types/compile-errors-unmarked.ts'));
+    }
+  });
+
+  describe.each(DATABASE_KINDS)('against a real service (%s)', (kind: DatabaseKind) => {
+    const reachable = reachableDatabaseKinds().includes(kind);
+    let service: TestApp;
+    let limited: TestApp;
+    let env: Record<string, string>;
+
+    beforeAll(async () => {
+      if (!reachable) return;
+      await run(process.execPath, [path.join(consumer, 'node_modules/typescript/lib/tsc.js'), '-p', 'tsconfig.esm.json'], { cwd: consumer }).catch(() => undefined);
+      await run(process.execPath, [path.join(consumer, 'node_modules/typescript/lib/tsc.js'), '-p', 'tsconfig.cjs.json'], { cwd: consumer }).catch(() => undefined);
+      service = await startTestApp(kind);
+      limited = await startTestApp(kind, { rateLimits: { ...testConfig().rateLimits, api: { windowMs: 1000, max: 2 } } });
+      env = { BASE_URL: await service.listen(), LIMITED_URL: await limited.listen(), API_KEY: TEST_API_KEY };
+    }, 120_000);
+    afterAll(async () => {
+      await service?.close();
+      await limited?.close();
+    });
+
+    (reachable ? it : it.skip)('when the ESM program runs, then it signs up, signs in, creates, pages, filters, meets a typed 404, 409 and 412, waits out a 429 and revalidates with 304', async () => {
+      const { stdout } = await run(process.execPath, [path.join(consumer, 'out/esm/esm/journey.js')], { cwd: consumer, env: cleanEnv(env) });
+      const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+      expect(report['signUp']).toEqual({ status: 201, email: expect.stringMatching(/@example\.com$/), role: 'user' });
+      expect(report['token']).toEqual({ type: 'bearer', expiresIn: expect.any(Number), refresh: 'string' });
+      expect(report['wrongPassword']).toEqual({ status: 400, error: 'invalid_grant' });
+      expect(report['me']).toBe(true);
+      expect(report['created']).toEqual({ status: 201, location: true, status_: 'idle' });
+      expect(report['pagination']).toEqual({ pageSizes: [10, 10, 5], count: 25, sorted: true, tasks: 7 });
+      expect(report['filtered']).toEqual([
+        { keys: 'id,name,type', name: 'agent-23', type: 'type_c' },
+        { keys: 'id,name,type', name: 'agent-22', type: 'type_b' },
+        { keys: 'id,name,type', name: 'agent-20', type: 'type_c' },
+      ]);
+      expect(report['notFound']).toEqual({ status: 404, code: 'NOT_FOUND' });
+      expect(report['conflict']).toEqual({ status: 409, code: 'CONFLICT' });
+      expect(report['preconditionFailed']).toEqual({ status: 412, code: 'PRECONDITION_FAILED' });
+      expect(report['thrown']).toEqual({ status: 404, message: '404 not_found: Agent not found' });
+      expect(report['cache']).toEqual({ statuses: [200, 304], conditional: [false, true], same: true, name: 'agent-01' });
+      const rateLimited = report['rateLimited'] as { statuses: number[]; retries: { cause: unknown; delayMs: number }[]; elapsedMs: number };
+      expect(rateLimited.statuses).toEqual([200, 200, 200, 200]);
+      expect(rateLimited.retries.length).toBeGreaterThanOrEqual(1);
+      for (const retry of rateLimited.retries) expect(retry).toEqual({ cause: { status: 429 }, delayMs: 1000 });
+      expect(rateLimited.elapsedMs).toBeGreaterThanOrEqual(900);
+      expect(report['aborted']).toBe('AbortError');
+    });
+
+    (reachable ? it : it.skip)('when the CommonJS program runs, then require() loads the CommonJS build and its calls are typed and succeed', async () => {
+      const compiled = readFileSync(path.join(consumer, 'out/cjs/cjs/journey.cjs'), 'utf8');
+      expect(compiled).toMatch(/require\("@agent-fleet\/client"\)/);
+      const { stdout } = await run(process.execPath, [path.join(consumer, 'out/cjs/cjs/journey.cjs')], { cwd: consumer, env: cleanEnv(env) });
+      expect(JSON.parse(stdout)).toEqual({ created: 'from-cjs', read: 'idle', notFound: 'Agent not found', thrown: '404' });
+    });
+  });
+
+  describeInBrowser('in a browser bundle', () => {
+    it('when esbuild bundles the package for the browser and Chromium runs it on the service origin, then it creates, pages and revalidates', async () => {
+      const bundle = await build({
+        absWorkingDir: consumer,
+        entryPoints: ['browser/main.ts'],
+        bundle: true,
+        platform: 'browser',
+        format: 'iife',
+        write: false,
+        logLevel: 'silent',
+      });
+      const code = bundle.outputFiles[0]?.text ?? '';
+      expect(code).not.toMatch(/require\(|node:/);
+      const service = await startTestApp('sqlite');
+      const browser = await launchChromium();
+      try {
+        const origin = await service.listen();
+        const page = await browser.newPage();
+        await page.goto(`${origin}/`);
+        await page.evaluate(code);
+        const result = await page.evaluate(async (apiKey) => (globalThis as unknown as { runClient(key: string): Promise<unknown> }).runClient(apiKey), TEST_API_KEY);
+        expect(result).toEqual({ created: 'from-the-browser', listed: true, cached: true });
+      } finally {
+        await browser.close();
+        await service.close();
+      }
+    });
+  });
+});
