@@ -1,5 +1,5 @@
 import supertest from 'supertest';
-import { createAgentFleetClient, type AgentFleetClient } from '../../generated/client';
+import { createAgentFleetClient, type AgentFleetClient } from '../../src/client';
 import { buildApp } from '../../src/app';
 import { createTokenService } from '../../src/auth/tokens';
 import { createLogger } from '../../src/logger';
