@@ -46,6 +46,18 @@ export async function fullAndSparse(): Promise<void> {
   }
 }
 
+export async function narrowedErrors(): Promise<void> {
+  const created = await client.POST('/api/v1/agents', { body: { name: 'n', type: 'type_a' } });
+  if (created.error?.error.code === 'QUOTA_EXCEEDED') {
+    // The code narrows the body: a quota refusal says which quota, its limit and the usage.
+    const usage: [string, number, number] = [created.error.error.details.quota, created.error.error.details.limit, created.error.error.details.usage];
+    void usage;
+  }
+  const replaced = await client.PUT('/api/v1/agents/{agent_id}', { params: { path: { agent_id: 'a' } }, body: { name: 'n', type: 'type_a' } });
+  // @ts-expect-error replacing an agent never answers a quota refusal, so the code cannot be QUOTA_EXCEEDED
+  if (replaced.error?.error.code === 'QUOTA_EXCEEDED') return;
+}
+
 export async function rootErrors(): Promise<void> {
   const missing = await client.GET('/agents/{agent_id}', { params: { path: { agent_id: 'a' } } });
   if (missing.error) {
