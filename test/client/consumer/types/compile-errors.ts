@@ -58,6 +58,19 @@ export async function narrowedErrors(): Promise<void> {
   if (replaced.error?.error.code === 'QUOTA_EXCEEDED') return;
 }
 
+export async function everyCollectionPages(): Promise<void> {
+  const ids: string[] = [];
+  for await (const agent of client.paginate('/agents')) ids.push(agent.id);
+  for await (const task of client.paginate('/agents/{agent_id}/tasks', { params: { path: { agent_id: 'a' } } })) ids.push(task.id);
+  for await (const agent of client.paginate('/api/v1/agents')) ids.push(agent.id, agent.name);
+  for await (const task of client.paginate('/api/v1/agents/{agent_id}/tasks', { params: { path: { agent_id: 'a' } } })) ids.push(task.id, task.title);
+  for await (const user of client.paginate('/api/v1/users')) ids.push(user.id, user.email);
+  for await (const post of client.paginate('/api/v1/users/{user_id}/posts', { params: { path: { user_id: 'u' } } })) ids.push(post.id, post.title);
+  for await (const page of client.pages('/api/v1/users')) ids.push(String(page.meta.total));
+  // @ts-expect-error the caller's connections are one list, not a paginated collection
+  client.paginate('/api/v1/me/connections');
+}
+
 export async function rootErrors(): Promise<void> {
   const missing = await client.GET('/agents/{agent_id}', { params: { path: { agent_id: 'a' } } });
   if (missing.error) {
