@@ -848,9 +848,27 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A Agent on the conventions surface: every field of `Agent` unless `fields` restricts them. */
+        /**
+         * @description An agent on the conventions surface, in full: every field of `Agent`, and `tasks` with
+         *     `include=tasks`. What `fields` answers is an `AgentFieldset`.
+         */
         AgentResource: {
-            id?: components["schemas"]["Id"];
+            id: components["schemas"]["Id"];
+            owner_id: components["schemas"]["NullableId"];
+            name: components["schemas"]["AgentName"];
+            type: components["schemas"]["AgentType"];
+            status: components["schemas"]["AgentStatus"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description With `include=tasks`, the agent's 10 newest tasks, newest first. */
+            tasks?: components["schemas"]["TaskSummary"][];
+        };
+        /**
+         * @description What `fields=` answers for an agent (sparse fieldset): `id` always, the fields named, and `tasks` with `include=tasks`. Any field not named is
+         *     absent; a request without `fields` gets the full `AgentResource`.
+         */
+        AgentFieldset: {
+            id: components["schemas"]["Id"];
             owner_id?: components["schemas"]["NullableId"];
             name?: components["schemas"]["AgentName"];
             type?: components["schemas"]["AgentType"];
@@ -860,9 +878,31 @@ export interface components {
             /** @description With `include=tasks`, the agent's 10 newest tasks, newest first. */
             tasks?: components["schemas"]["TaskSummary"][];
         };
-        /** @description A Task on the conventions surface: every field of `Task` unless `fields` restricts them. */
+        /**
+         * @description A task on the conventions surface, in full: every field of `Task`. What `fields` answers
+         *     is a `TaskFieldset`.
+         */
         TaskResource: {
-            id?: components["schemas"]["Id"];
+            id: components["schemas"]["Id"];
+            agent_id: components["schemas"]["Id"];
+            title: components["schemas"]["TaskTitle"];
+            description: components["schemas"]["TaskDescription"];
+            input: components["schemas"]["TaskInput"];
+            priority: components["schemas"]["TaskPriority"];
+            status: components["schemas"]["TaskStatus"];
+            result: components["schemas"]["TaskResult"];
+            error: components["schemas"]["TaskErrorText"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["NullableTimestamp"];
+            finished_at: components["schemas"]["NullableTimestamp"];
+        };
+        /**
+         * @description What `fields=` answers for a task (sparse fieldset): `id` always and the fields named. Any field not named is
+         *     absent; a request without `fields` gets the full `TaskResource`.
+         */
+        TaskFieldset: {
+            id: components["schemas"]["Id"];
             agent_id?: components["schemas"]["Id"];
             title?: components["schemas"]["TaskTitle"];
             description?: components["schemas"]["TaskDescription"];
@@ -876,9 +916,27 @@ export interface components {
             started_at?: components["schemas"]["NullableTimestamp"];
             finished_at?: components["schemas"]["NullableTimestamp"];
         };
-        /** @description A User on the conventions surface: every field of `User` unless `fields` restricts them. */
+        /**
+         * @description A user on the conventions surface, in full: every field of `User`, and `posts` with
+         *     `include=posts`. What `fields` answers is a `UserFieldset`.
+         */
         UserResource: {
-            id?: components["schemas"]["Id"];
+            id: components["schemas"]["Id"];
+            name: components["schemas"]["UserName"];
+            email: components["schemas"]["Email"];
+            age: components["schemas"]["NullableAge"];
+            role: components["schemas"]["UserRole"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description With `include=posts`, the user's 10 newest posts, newest first. */
+            posts?: components["schemas"]["PostSummary"][];
+        };
+        /**
+         * @description What `fields=` answers for a user (sparse fieldset): `id` always, the fields named, and `posts` with `include=posts`. Any field not named is
+         *     absent; a request without `fields` gets the full `UserResource`.
+         */
+        UserFieldset: {
+            id: components["schemas"]["Id"];
             name?: components["schemas"]["UserName"];
             email?: components["schemas"]["Email"];
             age?: components["schemas"]["NullableAge"];
@@ -909,9 +967,24 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
-        /** @description A Post on the conventions surface: every field of `Post` unless `fields` restricts them. */
+        /**
+         * @description A post on the conventions surface, in full: every field of `Post`. What `fields` answers
+         *     is a `PostFieldset`.
+         */
         PostResource: {
-            id?: components["schemas"]["Id"];
+            id: components["schemas"]["Id"];
+            user_id: components["schemas"]["Id"];
+            title: components["schemas"]["PostTitle"];
+            body: components["schemas"]["PostBody"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description What `fields=` answers for a post (sparse fieldset): `id` always and the fields named. Any field not named is
+         *     absent; a request without `fields` gets the full `PostResource`.
+         */
+        PostFieldset: {
+            id: components["schemas"]["Id"];
             user_id?: components["schemas"]["Id"];
             title?: components["schemas"]["PostTitle"];
             body?: components["schemas"]["PostBody"];
@@ -919,15 +992,15 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
         };
         AgentItem: {
-            data: components["schemas"]["AgentResource"];
+            data: components["schemas"]["AgentResource"] | components["schemas"]["AgentFieldset"];
             meta: components["schemas"]["Meta"];
         };
         TaskItem: {
-            data: components["schemas"]["TaskResource"];
+            data: components["schemas"]["TaskResource"] | components["schemas"]["TaskFieldset"];
             meta: components["schemas"]["Meta"];
         };
         UserItem: {
-            data: components["schemas"]["UserResource"];
+            data: components["schemas"]["UserResource"] | components["schemas"]["UserFieldset"];
             meta: components["schemas"]["Meta"];
         };
         PostItem: {
@@ -935,19 +1008,19 @@ export interface components {
             meta: components["schemas"]["Meta"];
         };
         AgentCollection: {
-            data: components["schemas"]["AgentResource"][];
+            data: (components["schemas"]["AgentResource"] | components["schemas"]["AgentFieldset"])[];
             meta: components["schemas"]["CursorMeta"];
         };
         TaskCollection: {
-            data: components["schemas"]["TaskResource"][];
+            data: (components["schemas"]["TaskResource"] | components["schemas"]["TaskFieldset"])[];
             meta: components["schemas"]["CursorMeta"];
         };
         PostCollection: {
-            data: components["schemas"]["PostResource"][];
+            data: (components["schemas"]["PostResource"] | components["schemas"]["PostFieldset"])[];
             meta: components["schemas"]["CursorMeta"];
         };
         UserPage: {
-            data: components["schemas"]["UserResource"][];
+            data: (components["schemas"]["UserResource"] | components["schemas"]["UserFieldset"])[];
             meta: components["schemas"]["PageMeta"];
         };
         CursorMeta: {
