@@ -1305,15 +1305,17 @@ export interface components {
         };
         /** @description The conventions surface's error envelope (everything under `/api`). */
         ApiError: {
-            error: {
-                /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "QUOTA_EXCEEDED" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "SERVICE_UNAVAILABLE";
-                message: string;
-                /** @description For validation, a list of `{field, message}`; otherwise any value. */
-                details?: unknown;
-                /** @description The request's `X-Request-ID`. */
-                requestId?: string;
-            };
+            error: components["schemas"]["ApiErrorObject"];
+        };
+        /** @description What went wrong, inside the conventions surface's error envelope. Each response narrows `code` to the codes its status carries. */
+        ApiErrorObject: {
+            /** @enum {string} */
+            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "QUOTA_EXCEEDED" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "SERVICE_UNAVAILABLE";
+            message: string;
+            /** @description For validation, a list of `{field, message}`; otherwise any value. */
+            details?: unknown;
+            /** @description The request's `X-Request-ID`. */
+            requestId?: string;
         };
         /**
          * Format: date-time
@@ -1352,13 +1354,10 @@ export interface components {
          */
         Error: {
             /**
-             * @description One of `validation_error`, `unauthorized`, `forbidden`, `not_found`,
-             *     `method_not_allowed`, `conflict`, `state_conflict`, `quota_exceeded`,
-             *     `precondition_failed`, `payload_too_large`, `unsupported_media_type`, `rate_limit_exceeded`,
-             *     `request_timeout`, `expectation_failed`, `headers_too_large`, `internal_error`,
-             *     `service_unavailable`.
+             * @description The error's code. Each response narrows it to the codes its status carries.
+             * @enum {string}
              */
-            error: string;
+            error: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "state_conflict" | "quota_exceeded" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "request_timeout" | "expectation_failed" | "headers_too_large" | "internal_error" | "service_unavailable";
             message: string;
             detail?: string;
             details?: {
@@ -1389,6 +1388,32 @@ export interface components {
             /** @constant */
             error?: "quota_exceeded";
             details: components["schemas"]["QuotaUsage"];
+        };
+        /** @description A change the resource's current state does not allow; `details` says which state (`from`/`to`, `status` or `agent_status`). */
+        StateConflictError: components["schemas"]["Error"] & {
+            /** @constant */
+            error?: "state_conflict";
+        };
+        /** @description A duplicate (an e-mail already in use), a state conflict, or a change that would leave an account without a way to sign in. */
+        ApiConflictError: {
+            error: components["schemas"]["ApiErrorObject"] & {
+                /** @constant */
+                code?: "CONFLICT";
+            };
+        };
+        /** @description A write refused by a quota; `details` names the quota, its `limit` and the current `usage`. */
+        ApiQuotaExceededError: {
+            error: components["schemas"]["ApiErrorObject"] & {
+                /** @constant */
+                code?: "QUOTA_EXCEEDED";
+                details: components["schemas"]["QuotaUsage"];
+            };
+        };
+        /** @description One offending field or parameter, as `VALIDATION_ERROR` lists them. */
+        ApiFieldError: {
+            /** @description The field's name, a dotted path inside bodies (`input.size`), or the parameter's name. */
+            field: string;
+            message: string;
         };
         ValidationError: components["schemas"]["Error"] & {
             /** @constant */
@@ -1492,7 +1517,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "precondition_failed";
+                };
             };
         };
         /** @description No such resource (or not yours). */
@@ -1502,7 +1530,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "NOT_FOUND";
+                    };
+                };
             };
         };
         /** @description `If-Match` named a version that is no longer current (`PRECONDITION_FAILED`). */
@@ -1512,7 +1545,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "PRECONDITION_FAILED";
+                    };
+                };
             };
         };
         /** @description Malformed JSON, or a value the handler rejected (`validation_error`). */
@@ -1528,7 +1566,14 @@ export interface components {
                  *       "message": "Malformed JSON in request body"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "validation_error";
+                    /** @description The values the handler rejected, when there were any (not for malformed JSON). */
+                    details?: {
+                        fields: components["schemas"]["FieldError"][];
+                    };
+                };
             };
         };
         /**
@@ -1610,7 +1655,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["StateConflictError"];
             };
         };
         /**
@@ -1651,7 +1696,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["StateConflictError"] | components["schemas"]["QuotaExceededError"];
             };
         };
         /** @description The request body is larger than the configured limit (`MAX_BODY_BYTES`). */
@@ -1661,7 +1706,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "payload_too_large";
+                };
             };
         };
         /** @description The request body is not `application/json`. */
@@ -1671,7 +1719,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "unsupported_media_type";
+                };
             };
         };
         /** @description An unexpected fault. Nothing internal is disclosed; the request id finds the log line. */
@@ -1687,7 +1738,10 @@ export interface components {
                  *       "message": "An unexpected error occurred"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "internal_error";
+                };
             };
         };
         /**
@@ -1709,7 +1763,10 @@ export interface components {
                  *       "detail": "Could not validate credentials"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "unauthorized";
+                };
             };
         };
         /**
@@ -1729,7 +1786,10 @@ export interface components {
                  *       "detail": "Invalid API key"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "forbidden";
+                };
             };
         };
         /** @description The request breaks the schema or a rule; `details` lists `{field, message}`. */
@@ -1754,7 +1814,14 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "VALIDATION_ERROR";
+                        /** @description Each offending field or parameter (absent for malformed JSON or a request Node's parser refused). */
+                        details?: components["schemas"]["ApiFieldError"][];
+                    };
+                };
             };
         };
         /** @description No credential, or one that failed verification. */
@@ -1766,7 +1833,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
             };
         };
         /** @description The credential is valid but may not do this. */
@@ -1776,7 +1848,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "FORBIDDEN";
+                    };
+                };
             };
         };
         /** @description A duplicate (an e-mail already in use) or a state conflict. */
@@ -1786,7 +1863,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": components["schemas"]["ApiConflictError"];
             };
         };
         /**
@@ -1815,7 +1892,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": components["schemas"]["ApiQuotaExceededError"];
             };
         };
         /**
@@ -1845,7 +1922,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": components["schemas"]["ApiConflictError"] | components["schemas"]["ApiQuotaExceededError"];
             };
         };
         /** @description The body is larger than `MAX_BODY_BYTES`. */
@@ -1855,7 +1932,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
             };
         };
         /** @description The body is not `application/json`. */
@@ -1865,7 +1947,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
             };
         };
         /** @description An unexpected fault; the message is always `Internal Server Error`. */
@@ -1884,14 +1971,18 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
             };
         };
         /** @description Too many requests from this client (`rate_limit_exceeded`); retry after `Retry-After` seconds. */
         RateLimited: {
             headers: {
-                /** @description Seconds until the window resets. */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["Retry-After"];
                 /** @description Remaining quota (IETF draft-8 `RateLimit` header). */
                 RateLimit?: string;
                 /** @description The quota policy (IETF draft-8). */
@@ -1900,14 +1991,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "rate_limit_exceeded";
+                };
             };
         };
         /** @description Too many requests from this client (`RATE_LIMIT_EXCEEDED`); retry after `Retry-After` seconds. */
         ApiRateLimited: {
             headers: {
-                /** @description Seconds until the window resets. */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["Retry-After"];
                 /** @description Remaining quota (IETF draft-8 `RateLimit` header). */
                 RateLimit?: string;
                 /** @description The quota policy (IETF draft-8). */
@@ -1916,7 +2009,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
             };
         };
         /** @description The file; cached for an hour. */
@@ -1951,7 +2049,10 @@ export interface components {
                  *       "detail": "Not Found"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "not_found";
+                };
             };
         };
         /**
@@ -1967,7 +2068,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "method_not_allowed";
+                };
             };
         };
         /** @description The path exists but not with this method (`METHOD_NOT_ALLOWED`); `Allow` lists the methods it has. */
@@ -1979,7 +2083,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "METHOD_NOT_ALLOWED";
+                    };
+                };
             };
         };
         /**
@@ -1996,14 +2105,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    error?: "validation_error" | "request_timeout" | "expectation_failed" | "headers_too_large";
+                };
             };
         };
         /** @description A dependency (the database) is unavailable (`service_unavailable`); retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
-                /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2014,32 +2125,61 @@ export interface components {
                  *       "message": "The database is unavailable; retry shortly"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "service_unavailable";
+                };
             };
         };
         /** @description A dependency (the database) is unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After` seconds. */
         ApiServiceUnavailable: {
             headers: {
-                /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ApiError"];
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
             };
         };
         /**
          * @description A failure of the token endpoint that is not a protocol error, still in RFC 6749's shape:
-         *     413 and 415 `invalid_request`, 429 and 503 `temporarily_unavailable` (with `Retry-After`),
-         *     500 `server_error`.
+         *     413 and 415 `invalid_request`, 500 `server_error`.
          */
         TokenError: {
             headers: {
                 /** @description Always `no-store`. */
                 "Cache-Control"?: string;
-                /** @description Seconds to wait before retrying (429 and 503). */
-                "Retry-After"?: number;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_request",
+                 *       "error_description": "Request body must be application/x-www-form-urlencoded"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"] & {
+                    /** @enum {unknown} */
+                    error?: "invalid_request" | "server_error";
+                };
+            };
+        };
+        /**
+         * @description Too many requests (429), or a dependency is unavailable (503): `temporarily_unavailable`
+         *     (RFC 6749 section 4.1.2.1); retry after `Retry-After` seconds.
+         */
+        TokenRetryLater: {
+            headers: {
+                /** @description Always `no-store`. */
+                "Cache-Control"?: string;
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2050,7 +2190,10 @@ export interface components {
                  *       "error_description": "Too many requests, retry in 60 s"
                  *     }
                  */
-                "application/json": components["schemas"]["OAuthError"];
+                "application/json": components["schemas"]["OAuthError"] & {
+                    /** @constant */
+                    error?: "temporarily_unavailable";
+                };
             };
         };
     };
@@ -2135,6 +2278,8 @@ export interface components {
         "Last-Modified": string;
         /** @description `private, no-cache` on authenticated reads: caches must revalidate with the ETag. */
         "Cache-Control": string;
+        /** @description Seconds to wait before retrying (until the rate-limit window resets, or the dependency is expected back). */
+        "Retry-After": number;
         /**
          * @description The request's id: the caller's `X-Request-ID` when it is 1 to 128 characters of
          *     letters, digits and `._:-`, otherwise one generated by the service. It is logged too.
@@ -2685,9 +2830,9 @@ export interface operations {
             };
             413: components["responses"]["TokenError"];
             415: components["responses"]["TokenError"];
-            429: components["responses"]["TokenError"];
+            429: components["responses"]["TokenRetryLater"];
             500: components["responses"]["TokenError"];
-            503: components["responses"]["TokenError"];
+            503: components["responses"]["TokenRetryLater"];
         };
     };
     listUsers: {
@@ -3031,7 +3176,7 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            409: components["responses"]["ApiConflictOrQuota"];
+            409: components["responses"]["ApiQuotaExceeded"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
@@ -4145,7 +4290,10 @@ export interface operations {
                      *       "detail": "Not Found"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @constant */
+                        error?: "not_found";
+                    };
                 };
             };
         };

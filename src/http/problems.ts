@@ -5,11 +5,19 @@ type RootError = components['schemas']['Error'];
 type ApiError = components['schemas']['ApiError'];
 type OAuthErrorBody = components['schemas']['OAuthError'];
 
+/** api.yaml's error vocabulary (`Error.error`); the /api envelope writes each in upper case, `state_conflict` as `CONFLICT`. */
+export type ProblemCode = RootError['error'];
+type ApiCode = ApiError['error']['code'];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Fails to compile when api.yaml's two code enums stop naming the same errors. */
+const codesAgree: Same<Uppercase<Exclude<ProblemCode, 'state_conflict'>>, ApiCode> = true;
+void codesAgree;
+
 /** What went wrong, before it is written in the shape of the surface that was called. */
 export interface Problem {
   status: number;
   /** snake_case; the /api envelope writes it in upper case. */
-  code: string;
+  code: ProblemCode;
   message: string;
   fields?: FieldProblem[];
   details?: Record<string, unknown>;
@@ -52,7 +60,7 @@ function renderRoot(problem: Problem): { status: number; body: RootError } {
 
 function renderApi(problem: Problem, requestId: string): { status: number; body: ApiError } {
   const internal = problem.status >= 500 && problem.status !== 503;
-  const code = (problem.code === 'state_conflict' ? 'conflict' : problem.code).toUpperCase() as ApiError['error']['code'];
+  const code = (problem.code === 'state_conflict' ? 'conflict' : problem.code).toUpperCase() as ApiCode;
   const error: ApiError['error'] = { code, message: internal ? 'Internal Server Error' : problem.message, requestId };
   if (problem.fields) error.details = problem.fields.map(({ field, message }) => ({ field, message }));
   else if (problem.details && !internal) error.details = problem.details;
