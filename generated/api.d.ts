@@ -1506,6 +1506,8 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -1983,10 +1985,8 @@ export interface components {
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
-                /** @description Remaining quota (IETF draft-8 `RateLimit` header). */
-                RateLimit?: string;
-                /** @description The quota policy (IETF draft-8). */
-                "RateLimit-Policy"?: string;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2001,10 +2001,8 @@ export interface components {
         ApiRateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
-                /** @description Remaining quota (IETF draft-8 `RateLimit` header). */
-                RateLimit?: string;
-                /** @description The quota policy (IETF draft-8). */
-                "RateLimit-Policy"?: string;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2022,6 +2020,8 @@ export interface components {
             headers: {
                 /** @description `public, max-age=3600`. */
                 "Cache-Control"?: string;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2180,6 +2180,8 @@ export interface components {
                 /** @description Always `no-store`. */
                 "Cache-Control"?: string;
                 "Retry-After": components["headers"]["Retry-After"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2215,6 +2217,10 @@ export interface components {
         PageLimit: number;
         /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
         IfMatch: string;
+        /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+        IfNoneMatch: string;
+        /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+        IfModifiedSince: string;
         /** @description Only agents with this status. */
         AgentStatusQuery: components["schemas"]["AgentStatus"];
         /** @description Only tasks with this status. */
@@ -2272,12 +2278,27 @@ export interface components {
         };
     };
     headers: {
-        /** @description The representation's version, for `If-None-Match` (304) and `If-Match` (412). */
+        /**
+         * @description The representation's version, for `If-None-Match` (304) and `If-Match` (412). A write
+         *     answers the new version's strong tag, ready for the next `If-Match`.
+         */
         ETag: string;
         /** @description When the item (or the newest item of the page) last changed. */
         "Last-Modified": string;
         /** @description `private, no-cache` on authenticated reads: caches must revalidate with the ETag. */
         "Cache-Control": string;
+        /**
+         * @description What is left of this client's quota in the current window (IETF draft-8 `RateLimit`:
+         *     `"api"; r=<remaining>; t=<seconds until reset>`, or `"root"; ...` outside `/api`). Sent on
+         *     every response of a limited operation, while the counter store answers (without Redis the
+         *     requests pass uncounted and unannounced).
+         */
+        RateLimit: string;
+        /**
+         * @description The quota that applies (IETF draft-8 `RateLimit-Policy`: `"api"; q=<requests>; w=<window
+         *     seconds>`). Sent with `RateLimit`.
+         */
+        "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying (until the rate-limit window resets, or the dependency is expected back). */
         "Retry-After": number;
         /**
@@ -2305,6 +2326,10 @@ export interface operations {
                 status?: components["schemas"]["AgentStatus"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -2320,6 +2345,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2352,8 +2379,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description Path of the new agent. */
-                    Location?: string;
+                    Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2376,6 +2406,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -2394,6 +2428,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2432,6 +2468,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2472,6 +2511,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2511,6 +2552,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2546,6 +2590,10 @@ export interface operations {
                 status?: components["schemas"]["TaskStatus"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -2564,6 +2612,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2604,8 +2654,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description Path of the new task. */
-                    Location?: string;
+                    Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2629,6 +2682,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -2649,6 +2706,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2689,6 +2748,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2730,6 +2791,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2766,6 +2830,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2804,6 +2870,8 @@ export interface operations {
                     /** @description Always `no-store` (RFC 6749 section 5.1). */
                     "Cache-Control"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2852,6 +2920,10 @@ export interface operations {
                 filter?: components["parameters"]["UserFilter"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -2867,6 +2939,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2903,8 +2977,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description Path of the new user. */
-                    Location?: string;
+                    Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2929,6 +3006,10 @@ export interface operations {
                 include?: components["parameters"]["UserInclude"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -2947,6 +3028,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2989,6 +3072,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3029,6 +3115,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3069,6 +3157,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,6 +3199,10 @@ export interface operations {
                 filter?: components["parameters"]["PostFilter"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3126,6 +3221,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3166,6 +3263,9 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3208,6 +3308,10 @@ export interface operations {
                 filter?: components["parameters"]["AgentFilter"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3223,6 +3327,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3259,8 +3365,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description Path of the new agent. */
-                    Location?: string;
+                    Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3287,6 +3396,10 @@ export interface operations {
                 include?: components["parameters"]["AgentInclude"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3305,6 +3418,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3347,6 +3462,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3387,6 +3505,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3427,6 +3547,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3468,6 +3591,10 @@ export interface operations {
                 filter?: components["parameters"]["TaskFilter"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3486,6 +3613,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3526,8 +3655,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description Path of the new task. */
-                    Location?: string;
+                    Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3553,6 +3685,10 @@ export interface operations {
                 fields?: components["parameters"]["TaskFields"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3573,6 +3709,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3613,6 +3751,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3655,6 +3795,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3678,6 +3821,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3689,7 +3836,12 @@ export interface operations {
             /** @description The caller. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3728,6 +3880,8 @@ export interface operations {
                     /** @description The session cookie. */
                     "Set-Cookie"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3761,6 +3915,8 @@ export interface operations {
                     /** @description Expires the session cookie. */
                     "Set-Cookie"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3790,6 +3946,8 @@ export interface operations {
                     /** @description Expires the session cookie. */
                     "Set-Cookie"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3830,6 +3988,8 @@ export interface operations {
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3877,6 +4037,8 @@ export interface operations {
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3892,6 +4054,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3905,6 +4069,9 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3947,6 +4114,8 @@ export interface operations {
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3963,6 +4132,8 @@ export interface operations {
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3995,6 +4166,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4030,6 +4203,8 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4056,6 +4231,8 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4067,6 +4244,8 @@ export interface operations {
                 headers: {
                     /** @description `/login` */
                     Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4150,6 +4329,8 @@ export interface operations {
             /** @description The document. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4171,6 +4352,8 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4210,6 +4393,8 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
