@@ -6,7 +6,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/faults/'],
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest'] },
   // ESM-only packages are transformed to CommonJS too.
-  transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi|oidc-provider)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi|oidc-provider|marked)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 30000,
   maxWorkers: 2,

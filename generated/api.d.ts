@@ -772,6 +772,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The typed client's README (HTML)
+         * @description The README of `@agent-fleet/client`, the typed TypeScript client generated from this
+         *     document, rendered from Markdown once at start (the document's `externalDocs`). Raw HTML in
+         *     the Markdown is shown as text and links keep to `http`, `https`, `mailto` and this service,
+         *     so the page holds no script and passes the service's Content-Security-Policy. It links back
+         *     to `/docs` and `/redoc`. Served outside the request validator like the docs pages.
+         */
+        get: operations["getClientReadme"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/redoc/{file}": {
         parameters: {
             query?: never;
@@ -807,7 +831,7 @@ export interface paths {
         };
         /**
          * A file of the sign-in pages
-         * @description The script and style sheet of `/login` and `/`; any other name answers 404.
+         * @description The scripts and style sheets of `/login`, `/` and `/client` (`login.js`, `home.js`, `pages.css`, `client.css`); any other name answers 404.
          */
         get: operations["getPageAsset"];
         put?: never;
@@ -4382,6 +4406,29 @@ export interface operations {
         };
     };
     getRedoc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getClientReadme: {
         parameters: {
             query?: never;
             header?: never;

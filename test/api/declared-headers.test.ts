@@ -125,6 +125,7 @@ const RECIPES: Record<string, Recipe> = {
   'GET /openapi.json 200': (c) => c.call('GET', '/openapi.json', { as: null }),
   'GET /docs 200': (c) => c.call('GET', '/docs', { as: null }),
   'GET /docs/{file} 200': (c) => c.call('GET', '/docs/swagger-ui.css', { as: null }),
+  'GET /client 200': (c) => c.call('GET', '/client', { as: null }),
   'GET /redoc 200': (c) => c.call('GET', '/redoc', { as: null }),
   'GET /redoc/{file} 200': (c) => c.call('GET', '/redoc/redoc.standalone.js', { as: null }),
   'GET /assets/{file} 200': (c) => c.call('GET', '/assets/pages.css', { as: null }),
