@@ -1068,7 +1068,7 @@ export interface components {
         PostCreate: {
             title: components["schemas"]["PostTitle"];
             /** @default  */
-            body: components["schemas"]["PostBody"];
+            body?: components["schemas"]["PostBody"];
         };
         UserReplace: {
             name: components["schemas"]["UserName"];
@@ -1228,7 +1228,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /** @default 5 */
-            priority: components["schemas"]["TaskPriority"];
+            priority?: components["schemas"]["TaskPriority"];
         };
         /** @description A partial update; at least one field. */
         TaskUpdate: {
