@@ -772,6 +772,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The typed client's README (HTML)
+         * @description The README of `@agent-fleet/client`, the typed TypeScript client generated from this
+         *     document, rendered from Markdown once at start (the document's `externalDocs`). Raw HTML in
+         *     the Markdown is shown as text and links keep to `http`, `https`, `mailto` and this service,
+         *     so the page holds no script and passes the service's Content-Security-Policy. It links back
+         *     to `/docs` and `/redoc`. Served outside the request validator like the docs pages.
+         */
+        get: operations["getClientReadme"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/redoc/{file}": {
         parameters: {
             query?: never;
@@ -807,7 +831,7 @@ export interface paths {
         };
         /**
          * A file of the sign-in pages
-         * @description The script and style sheet of `/login` and `/`; any other name answers 404.
+         * @description The scripts and style sheets of `/login`, `/` and `/client` (`login.js`, `home.js`, `pages.css`, `client.css`); any other name answers 404.
          */
         get: operations["getPageAsset"];
         put?: never;
@@ -1044,7 +1068,7 @@ export interface components {
         PostCreate: {
             title: components["schemas"]["PostTitle"];
             /** @default  */
-            body: components["schemas"]["PostBody"];
+            body?: components["schemas"]["PostBody"];
         };
         UserReplace: {
             name: components["schemas"]["UserName"];
@@ -1204,7 +1228,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /** @default 5 */
-            priority: components["schemas"]["TaskPriority"];
+            priority?: components["schemas"]["TaskPriority"];
         };
         /** @description A partial update; at least one field. */
         TaskUpdate: {
@@ -1506,6 +1530,8 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -1983,10 +2009,8 @@ export interface components {
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
-                /** @description Remaining quota (IETF draft-8 `RateLimit` header). */
-                RateLimit?: string;
-                /** @description The quota policy (IETF draft-8). */
-                "RateLimit-Policy"?: string;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2001,10 +2025,8 @@ export interface components {
         ApiRateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
-                /** @description Remaining quota (IETF draft-8 `RateLimit` header). */
-                RateLimit?: string;
-                /** @description The quota policy (IETF draft-8). */
-                "RateLimit-Policy"?: string;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2022,6 +2044,8 @@ export interface components {
             headers: {
                 /** @description `public, max-age=3600`. */
                 "Cache-Control"?: string;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2180,6 +2204,8 @@ export interface components {
                 /** @description Always `no-store`. */
                 "Cache-Control"?: string;
                 "Retry-After": components["headers"]["Retry-After"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2215,6 +2241,10 @@ export interface components {
         PageLimit: number;
         /** @description Optimistic concurrency: the `ETag` read before; 412 when the resource has changed since. `*` matches any current version. */
         IfMatch: string;
+        /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+        IfNoneMatch: string;
+        /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+        IfModifiedSince: string;
         /** @description Only agents with this status. */
         AgentStatusQuery: components["schemas"]["AgentStatus"];
         /** @description Only tasks with this status. */
@@ -2272,12 +2302,27 @@ export interface components {
         };
     };
     headers: {
-        /** @description The representation's version, for `If-None-Match` (304) and `If-Match` (412). */
+        /**
+         * @description The representation's version, for `If-None-Match` (304) and `If-Match` (412). A write
+         *     answers the new version's strong tag, ready for the next `If-Match`.
+         */
         ETag: string;
         /** @description When the item (or the newest item of the page) last changed. */
         "Last-Modified": string;
         /** @description `private, no-cache` on authenticated reads: caches must revalidate with the ETag. */
         "Cache-Control": string;
+        /**
+         * @description What is left of this client's quota in the current window (IETF draft-8 `RateLimit`:
+         *     `"api"; r=<remaining>; t=<seconds until reset>`, or `"root"; ...` outside `/api`). Sent on
+         *     every response of a limited operation, while the counter store answers (without Redis the
+         *     requests pass uncounted and unannounced).
+         */
+        RateLimit: string;
+        /**
+         * @description The quota that applies (IETF draft-8 `RateLimit-Policy`: `"api"; q=<requests>; w=<window
+         *     seconds>`). Sent with `RateLimit`.
+         */
+        "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying (until the rate-limit window resets, or the dependency is expected back). */
         "Retry-After": number;
         /**
@@ -2305,6 +2350,10 @@ export interface operations {
                 status?: components["schemas"]["AgentStatus"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -2320,6 +2369,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2352,8 +2403,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description Path of the new agent. */
-                    Location?: string;
+                    Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2376,6 +2430,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -2394,6 +2452,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2432,6 +2492,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2472,6 +2535,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2511,6 +2576,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2546,6 +2614,10 @@ export interface operations {
                 status?: components["schemas"]["TaskStatus"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -2564,6 +2636,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2604,8 +2678,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description Path of the new task. */
-                    Location?: string;
+                    Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2629,6 +2706,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -2649,6 +2730,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2689,6 +2772,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2730,6 +2815,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2766,6 +2854,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2804,6 +2894,8 @@ export interface operations {
                     /** @description Always `no-store` (RFC 6749 section 5.1). */
                     "Cache-Control"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2852,6 +2944,10 @@ export interface operations {
                 filter?: components["parameters"]["UserFilter"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -2867,6 +2963,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2903,8 +3001,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description Path of the new user. */
-                    Location?: string;
+                    Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2929,6 +3030,10 @@ export interface operations {
                 include?: components["parameters"]["UserInclude"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -2947,6 +3052,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2989,6 +3096,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3029,6 +3139,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3069,6 +3181,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,6 +3223,10 @@ export interface operations {
                 filter?: components["parameters"]["PostFilter"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3126,6 +3245,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3166,6 +3287,9 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3208,6 +3332,10 @@ export interface operations {
                 filter?: components["parameters"]["AgentFilter"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3223,6 +3351,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3259,8 +3389,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description Path of the new agent. */
-                    Location?: string;
+                    Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3287,6 +3420,10 @@ export interface operations {
                 include?: components["parameters"]["AgentInclude"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3305,6 +3442,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3347,6 +3486,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3387,6 +3529,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3427,6 +3571,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3468,6 +3615,10 @@ export interface operations {
                 filter?: components["parameters"]["TaskFilter"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3486,6 +3637,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3526,8 +3679,11 @@ export interface operations {
             201: {
                 headers: {
                     /** @description Path of the new task. */
-                    Location?: string;
+                    Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3553,6 +3709,10 @@ export interface operations {
                 fields?: components["parameters"]["TaskFields"];
             };
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3573,6 +3733,8 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3613,6 +3775,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3655,6 +3819,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3678,6 +3845,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the representation has not changed since. Ignored with `If-None-Match`, and when it is not a date. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3689,7 +3860,12 @@ export interface operations {
             /** @description The caller. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3728,6 +3904,8 @@ export interface operations {
                     /** @description The session cookie. */
                     "Set-Cookie"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3761,6 +3939,8 @@ export interface operations {
                     /** @description Expires the session cookie. */
                     "Set-Cookie"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3790,6 +3970,8 @@ export interface operations {
                     /** @description Expires the session cookie. */
                     "Set-Cookie"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3830,6 +4012,8 @@ export interface operations {
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3877,6 +4061,8 @@ export interface operations {
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3892,6 +4078,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
             };
@@ -3905,6 +4093,9 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3947,6 +4138,8 @@ export interface operations {
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3963,6 +4156,8 @@ export interface operations {
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3995,6 +4190,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4030,6 +4227,8 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4056,6 +4255,8 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4067,6 +4268,8 @@ export interface operations {
                 headers: {
                     /** @description `/login` */
                     Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4150,6 +4353,8 @@ export interface operations {
             /** @description The document. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4171,6 +4376,8 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4210,6 +4417,31 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getClientReadme: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {

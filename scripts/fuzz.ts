@@ -72,6 +72,7 @@ async function main(): Promise<number> {
       metricsToken: target.metricsToken,
       origin: target.origin,
       admin: target.admin,
+      alwaysSent: target.alwaysSent,
       onProgress: (done, distinct) => console.log(`  ${done} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, ${distinct} distinct failures so far`),
       onFailure: (failure) => console.log(`\n${formatFailure(failure)}\n`),
     });

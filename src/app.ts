@@ -42,6 +42,8 @@ export interface AppDependencies {
   redis?: Pick<RedisConnection, 'sendCommand' | 'ping'>;
   /** Set by server.ts when draining; readiness answers 503 from then on. */
   lifecycle?: Lifecycle;
+  /** The Markdown file `GET /client` renders (default: the typed client's README, src/client/README.md). */
+  clientReadme?: string;
 }
 
 /** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
@@ -54,6 +56,7 @@ export function buildApp({
   tokens = createTokenService(config.auth.jwt),
   redis,
   lifecycle = { draining: false },
+  clientReadme,
 }: AppDependencies): Express {
   const store = createStore(db);
   const app = express();
@@ -89,7 +92,7 @@ export function buildApp({
   app.use(limiters.root);
 
   app.get('/metrics', serveMetrics(metrics, config.metrics.token));
-  app.use(createDocsRouter(apiDocument));
+  app.use(createDocsRouter(apiDocument, { clientReadme }));
   const sessions = createSessionService(store, tokens, { accessSeconds: config.auth.jwt.ttlSeconds, refreshSeconds: config.auth.refreshTtlSeconds });
   // Every password check (/api/auth/login, /token, current_password) counts against one set of limits.
   const throttleLimits = {

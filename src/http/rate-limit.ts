@@ -24,7 +24,7 @@ class RecoveringRedisStore extends RedisStore {
 const NOT_LOADED = '0000000000000000000000000000000000000000';
 
 /** Paths that probes and scrapers call: never limited. */
-const UNLIMITED = /^\/(health(\/ready)?|metrics)$/;
+export const UNLIMITED = /^\/(health(\/ready)?|metrics)$/;
 
 /**
  * The limiters of DESIGN section 4: `/api` (100 per 15 min) and a generous one for the root

@@ -250,7 +250,8 @@ describe('the narrowed error contract', () => {
   const body = (value: unknown) => ({ 'content-type': 'application/json; charset=utf-8', body: JSON.stringify(value) });
   const answer = (method: string, target: string, status: number, value: unknown): ObservedResponse => {
     const { body: text, ...headers } = body(value);
-    return observed(method, target, { status, headers, body: text });
+    // 429 requires Retry-After: the body is what these cases are about.
+    return observed(method, target, { status, headers: status === 429 ? { ...headers, 'retry-after': '60' } : headers, body: text });
   };
 
   it('when a status carries a code api.yaml does not give it, or a quota error lacks its usage, then the oracle refuses it as a shape break', async () => {

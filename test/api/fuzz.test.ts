@@ -12,6 +12,10 @@ function answer(method: string, target: string, status: number, body?: unknown, 
   return { method, target, status, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...headers }, body: Buffer.from(text) };
 }
 
+/** The headers api.yaml requires on these answers. */
+const TAGGED = { etag: '"v1"' };
+const RETRY = { 'retry-after': '60' };
+
 const agent = { id: AGENT_ID, owner_id: null, name: 'scout', type: 'type_a', status: 'idle', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
 
 describe('the contract oracle', () => {
@@ -21,11 +25,30 @@ describe('the contract oracle', () => {
   });
 
   it('when an answer is one api.yaml declares, then it passes', () => {
-    expect(contract.check(answer('GET', '/agents?limit=1', 200, [agent]))).toMatchObject({ ok: true, template: '/agents' });
+    expect(contract.check(answer('GET', '/agents?limit=1', 200, [agent], TAGGED))).toMatchObject({ ok: true, template: '/agents' });
     expect(contract.check(answer('GET', `/agents/${AGENT_ID}`, 404, { error: 'not_found', message: 'Agent not found', detail: 'Agent not found' }))).toMatchObject({ ok: true });
     expect(contract.check(answer('DELETE', `/agents/${AGENT_ID}`, 204))).toMatchObject({ ok: true });
-    expect(contract.check(answer('HEAD', '/agents', 200, undefined, { 'content-type': 'application/json' }))).toMatchObject({ ok: true });
+    expect(contract.check(answer('HEAD', '/agents', 200, undefined, { 'content-type': 'application/json', ...TAGGED }))).toMatchObject({ ok: true });
     expect(contract.check(answer('GET', '/nope', 404, { error: 'not_found', message: 'Not Found' }))).toMatchObject({ ok: true, template: '(unmatched root)' });
+  });
+
+  it('when a header api.yaml requires is missing (ETag, Location, Retry-After), then it is a contract break naming it', () => {
+    const created = answer('POST', '/agents', 201, agent, { ...TAGGED, location: `/agents/${AGENT_ID}` });
+    expect(contract.check(created)).toMatchObject({ ok: true });
+    expect(contract.check({ ...created, headers: { 'content-type': 'application/json', etag: '"v1"' } })).toMatchObject({ ok: false, category: 'contract', reason: '201 without its declared header Location' });
+    expect(contract.check(answer('GET', `/agents/${AGENT_ID}`, 304, undefined))).toMatchObject({ ok: false, category: 'contract', reason: '304 without its declared header ETag' });
+    expect(contract.check(answer('GET', '/agents', 429, { error: 'rate_limit_exceeded', message: 'slow down' }))).toMatchObject({ ok: false, reason: '429 without its declared header Retry-After' });
+    expect(contract.check(answer('GET', '/agents', 429, { error: 'rate_limit_exceeded', message: 'slow down' }, RETRY))).toMatchObject({ ok: true });
+  });
+
+  it('when the target always sends RateLimit, then an answer of a limited operation without it is a contract break; a probe needs none', async () => {
+    const inProcess = await loadContract(undefined, { alwaysSent: ['RateLimit', 'RateLimit-Policy'] });
+    const limited = { ...TAGGED, ratelimit: '"root";r=9;t=60', 'ratelimit-policy': '"root";q=10;w=60' };
+    expect(inProcess.check(answer('GET', '/agents', 200, [agent], limited))).toMatchObject({ ok: true });
+    expect(inProcess.check(answer('GET', '/agents', 200, [agent], TAGGED))).toMatchObject({ ok: false, category: 'contract', reason: '200 without its declared header RateLimit, RateLimit-Policy' });
+    expect(inProcess.check(answer('GET', '/health', 200, { status: 'ok' }))).toMatchObject({ ok: true });
+    // Any other target may be behind an unreachable Redis, where the limiter passes requests uncounted.
+    expect(contract.check(answer('GET', '/agents', 200, [agent], TAGGED))).toMatchObject({ ok: true });
   });
 
   it('when the status is not declared, then it is a contract break', () => {
@@ -33,17 +56,17 @@ describe('the contract oracle', () => {
   });
 
   it('when a success body breaks its schema, then it is a contract break naming the error', () => {
-    const verdict = contract.check(answer('GET', `/agents/${AGENT_ID}`, 200, { ...agent, status: 'asleep', extra: 1 }));
+    const verdict = contract.check(answer('GET', `/agents/${AGENT_ID}`, 200, { ...agent, status: 'asleep', extra: 1 }, TAGGED));
     expect(verdict).toMatchObject({ ok: false, category: 'contract' });
     expect(verdict.ok ? [] : verdict.errors.join('\n')).toMatch(/additional properties|allowed values/);
-    expect(contract.check(answer('GET', '/agents', 200, '[]', { 'content-type': 'text/plain' }))).toMatchObject({ ok: false, category: 'contract' });
+    expect(contract.check(answer('GET', '/agents', 200, '[]', { 'content-type': 'text/plain', ...TAGGED }))).toMatchObject({ ok: false, category: 'contract' });
     expect(contract.check(answer('DELETE', `/agents/${AGENT_ID}`, 204, '{}'))).toMatchObject({ ok: false, category: 'contract' });
   });
 
   it('when an error body is in another surface\'s shape, then it is a shape break', () => {
     expect(contract.check(answer('GET', `/agents/${AGENT_ID}`, 404, { error: { code: 'NOT_FOUND', message: 'Agent not found' } }))).toMatchObject({ ok: false, category: 'shape' });
     expect(contract.check(answer('GET', '/api/v1/nope', 404, { error: 'not_found', message: 'Not Found' }))).toMatchObject({ ok: false, category: 'shape' });
-    expect(contract.check(answer('GET', '/agents', 429, { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' } }))).toMatchObject({ ok: false, category: 'shape' });
+    expect(contract.check(answer('GET', '/agents', 429, { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' } }, RETRY))).toMatchObject({ ok: false, category: 'shape' });
   });
 
   it('when the service answers 500, then it is a 5xx failure even though api.yaml declares 500', () => {
@@ -73,7 +96,7 @@ describeEachDatabase(
   (get, kind) => {
     it(`when ${REQUESTS} generated requests (seed ${SEED}) hit every operation, then each answer is one api.yaml declares and none is 5xx`, async () => {
       const target = await targetOf(get());
-      const summary = await runFuzzer({ baseUrl: target.baseUrl, seed: SEED, requests: REQUESTS, concurrency: 8, apiKey: target.apiKey, metricsToken: target.metricsToken, origin: target.origin, admin: target.admin });
+      const summary = await runFuzzer({ baseUrl: target.baseUrl, seed: SEED, requests: REQUESTS, concurrency: 8, apiKey: target.apiKey, metricsToken: target.metricsToken, origin: target.origin, admin: target.admin, alwaysSent: target.alwaysSent });
       if (failureCount(summary) > 0) {
         throw new Error(`${formatSummary(summary)}\n\nDistinct failures (replay request #N alone: npm run fuzz -- --seed ${SEED} --first N --requests 1 --database ${kind}):\n\n${summary.failures.map(formatFailure).join('\n\n')}`);
       }

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 import {
   CLEAN_REPORT,
@@ -10,7 +13,10 @@ import {
   type PageReport,
   type ServedApp,
 } from '../support/browser';
-import { startTestApp, type TestApp } from '../support/harness';
+import { buildApp } from '../../src/app';
+import { createLogger } from '../../src/logger';
+import { HOSTILE_README } from '../support/hostile-markdown';
+import { openTestDatabase, startTestApp, testConfig, type TestApp } from '../support/harness';
 
 const ROOT_TAGS = ['agents', 'tasks', 'health', 'auth'];
 
@@ -136,6 +142,56 @@ describeInBrowser('the interactive API pages in Chromium', () => {
       expect({ ...report, consoleErrors } satisfies PageReport).toEqual(CLEAN_REPORT);
     },
   );
+
+  it.each([
+    ['/docs', expectSwaggerUiRendered],
+    ['/redoc', expectRedocRendered],
+  ])("when %s is opened, then it links to the client's README (externalDocs), and the README page leads back", async (path, expectRendered) => {
+    const origin = served.origin();
+    const { page, report } = await watchedPage(context, origin);
+    await page.goto(`${origin}${path}`);
+    await expectRendered(page);
+    // Swagger UI resolves the URL against the document's (and opens it in a new tab); ReDoc keeps it as written.
+    const link = page.locator(`a[href="/client"], a[href="${origin}/client"]`).first();
+    expect(await shownText(link)).toMatch(/@agent-fleet\/client/);
+    await link.evaluate((anchor) => anchor.removeAttribute('target'));
+    const [readme] = await Promise.all([page.waitForResponse(isRequest('GET', `${origin}/client`)), link.click()]);
+    expectStrictCsp(readme);
+    await page.waitForURL(`${origin}/client`);
+    expect(await shownText(page.getByRole('heading', { level: 1 }))).toBeTruthy();
+    await page.getByRole('navigation').getByRole('link', { name: /ReDoc/ }).click();
+    await expectRedocRendered(page);
+    await page.waitForLoadState('networkidle');
+    expect(report).toEqual(CLEAN_REPORT);
+  });
+
+  it('when the README holds raw HTML and script URLs, then /client shows them as text and nothing runs, under the strict CSP', async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'client-readme-'));
+    const database = await openTestDatabase('sqlite');
+    const readme = path.join(directory, 'README.md');
+    writeFileSync(readme, HOSTILE_README);
+    const hostile = await serveOverHttp(buildApp({ config: testConfig(), db: database.db, logger: createLogger({ logLevel: 'silent' }), clientReadme: readme }));
+    try {
+      const origin = hostile.origin();
+      const { page, report } = await watchedPage(context, origin);
+      expectStrictCsp(await page.goto(`${origin}/client`));
+      expect(await shownText(page.getByRole('heading', { level: 1 }))).toBe('Hostile');
+      expect(await page.locator('main').innerText()).toContain('<script src="/docs/swagger-ui-bundle.js"></script>');
+      await page.locator('main a', { hasText: /^a$/ }).click();
+      await page.locator('main span, main img[onerror], main iframe').count().then((count) => expect(count).toBe(0));
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => ({ hacked: (window as { hacked?: unknown }).hacked, bundle: typeof (window as { SwaggerUIBundle?: unknown }).SwaggerUIBundle }))).toEqual({
+        hacked: undefined,
+        bundle: 'undefined',
+      });
+      expect(page.url()).toBe(`${origin}/client#`);
+      expect(report).toEqual(CLEAN_REPORT);
+    } finally {
+      await hostile.close();
+      await database.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
 
   it("when a user signs in through Swagger UI's Authorize dialog, then Try it out creates an agent (201) and lists it with the token /token issued", async () => {
     const origin = served.origin();

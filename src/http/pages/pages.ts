@@ -59,6 +59,6 @@ export function createPagesRouter(deps: PagesDependencies): Router {
     }
   };
 
-  const assets = serveFixedFiles(Object.fromEntries(['login.js', 'home.js', 'pages.css'].map((name) => [name, path.join(ASSETS, name)])));
+  const assets = serveFixedFiles(Object.fromEntries(['login.js', 'home.js', 'pages.css', 'client.css'].map((name) => [name, path.join(ASSETS, name)])));
   return Router({ caseSensitive: true, strict: true }).get('/login', login).get('/', home).get('/assets/:file', assets);
 }

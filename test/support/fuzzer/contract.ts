@@ -10,7 +10,8 @@ export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 
 
 type Schema = Record<string, unknown>;
 type MediaType = { schema?: Schema };
-export type ResponseObject = { description?: string; content?: Record<string, MediaType>; headers?: Record<string, unknown> };
+export type HeaderObject = { required?: boolean; schema?: Schema };
+export type ResponseObject = { description?: string; content?: Record<string, MediaType>; headers?: Record<string, HeaderObject> };
 export type ParameterObject = { name: string; in: 'query' | 'path' | 'header' | 'cookie'; required?: boolean; style?: string; explode?: boolean; schema?: Schema };
 export type OperationObject = {
   operationId?: string;
@@ -87,8 +88,18 @@ function formatErrors(errors: ErrorObject[] | null | undefined): string[] {
   });
 }
 
+export interface ContractOptions {
+  /**
+   * Response headers api.yaml declares without `required` that this target always sends where they
+   * are declared: `RateLimit` and `RateLimit-Policy` when the rate limiter counts in process (they
+   * are missing only while a Redis counter store is unreachable).
+   */
+  alwaysSent?: readonly string[];
+}
+
 /** Loads api.yaml, dereferences it and compiles one validator per response schema, lazily. */
-export async function loadContract(file: string = API_DOCUMENT_PATH): Promise<Contract> {
+export async function loadContract(file: string = API_DOCUMENT_PATH, options: ContractOptions = {}): Promise<Contract> {
+  const alwaysSent = new Set((options.alwaysSent ?? []).map((name) => name.toLowerCase()));
   const raw = loadApiDocument(file);
   const document = (await $RefParser.dereference(structuredClone(raw) as never, { dereference: { circular: 'ignore' } })) as unknown as Record<string, unknown>;
   const components = (document.components ?? {}) as { schemas?: Record<string, Schema>; responses?: Record<string, ResponseObject> };
@@ -156,8 +167,16 @@ export async function loadContract(file: string = API_DOCUMENT_PATH): Promise<Co
   const fail = (category: FailureCategory, template: string, reason: string, errors: string[] = [], detail?: string): Verdict => ({ ok: false, category, template, reason, errors, detail });
   const snippet = (body: Buffer) => body.subarray(0, 300).toString('utf8');
 
-  /** The body against one declared response. */
+  /** Every header the response declares `required` (or the target always sends) must be there. */
+  const missingHeaders = (res: ObservedResponse, declared: ResponseObject): string[] =>
+    Object.entries(declared.headers ?? {})
+      .filter(([name, header]) => (header.required === true || alwaysSent.has(name.toLowerCase())) && res.headers[name.toLowerCase()] === undefined)
+      .map(([name]) => name);
+
+  /** The headers and the body against one declared response. */
   const checkBody = (res: ObservedResponse, template: string, declared: ResponseObject, bodyless: boolean): Verdict => {
+    const missing = missingHeaders(res, declared);
+    if (missing.length > 0) return fail('contract', template, `${res.status} without its declared header ${missing.join(', ')}`);
     const isError = res.status >= 400;
     const content = declared.content ?? {};
     const types = Object.keys(content);

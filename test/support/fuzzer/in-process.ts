@@ -7,12 +7,19 @@ export interface FuzzTarget {
   metricsToken?: string;
   origin: string;
   admin?: () => Promise<Principal>;
+  /** Declared headers the target always sends though api.yaml cannot require them (see ContractOptions). */
+  alwaysSent?: readonly string[];
   close(): Promise<void>;
 }
 
-/** A test app served over HTTP by the service's own server, with its API key, trusted origin and admins. */
+/**
+ * A test app served over HTTP by the service's own server, with its API key, trusted origin and
+ * admins. The harness builds the app without Redis: rate limits are counted in process, so every
+ * limited answer carries RateLimit headers.
+ */
 export async function targetOf(app: TestApp): Promise<FuzzTarget> {
   return {
+    alwaysSent: ['RateLimit', 'RateLimit-Policy'],
     baseUrl: await app.listen(),
     apiKey: TEST_API_KEY,
     metricsToken: TEST_METRICS_TOKEN,

@@ -16,6 +16,8 @@ export interface RunOptions {
   origin: string;
   admin?: () => Promise<Principal>;
   contract?: Contract;
+  /** Declared headers that are not `required` but that this target always sends (see ContractOptions). */
+  alwaysSent?: readonly string[];
   /** Fresh agents and tasks every this many requests. */
   refreshEvery?: number;
   onProgress?: (done: number, distinctFailures: number) => void;
@@ -52,7 +54,7 @@ export interface Summary {
 
 /** Sends `requests` generated requests to `baseUrl` and checks every answer against api.yaml. */
 export async function runFuzzer(options: RunOptions): Promise<Summary> {
-  const contract = options.contract ?? (await loadContract());
+  const contract = options.contract ?? (await loadContract(undefined, { alwaysSent: options.alwaysSent }));
   const concurrency = options.concurrency ?? 8;
   const generator = createRequestGenerator(contract, options.seed);
   const sender = createSender(options.baseUrl, concurrency);

@@ -1,0 +1,244 @@
+import { loadApiDocument } from '../../src/http/openapi';
+import { UNLIMITED } from '../../src/http/rate-limit';
+import { TEST_METRICS_TOKEN, reachableDatabaseKinds, type SignedInUser } from '../support/harness';
+import { authorizeAtProvider, newLogin, PROVIDERS, signIn, startOAuthWorld, type OAuthWorld } from '../support/oauth-harness';
+
+type Node = Record<string, unknown>;
+const document = loadApiDocument();
+
+/** Follows local `$ref`s (`#/components/...`). */
+function resolve(node: Node): Node {
+  let current = node;
+  for (let hops = 0; typeof current.$ref === 'string' && hops < 10; hops++) {
+    current = (current.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((at, part) => (at as Node)[part], document) as Node;
+  }
+  return current;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** `GET /agents 200` → the header names that answer declares, for every 2xx and 3xx api.yaml lists. */
+const DECLARED = new Map<string, string[]>();
+for (const [template, item] of Object.entries(document.paths as Record<string, Node>)) {
+  for (const method of METHODS) {
+    const operation = item[method] as Node | undefined;
+    if (!operation) continue;
+    for (const [status, response] of Object.entries(operation.responses as Record<string, Node>)) {
+      if (!/^[23]/.test(status)) continue;
+      DECLARED.set(`${method.toUpperCase()} ${template} ${status}`, Object.keys((resolve(response).headers ?? {}) as Node));
+    }
+  }
+}
+
+/** How each declared success or redirect is produced for real. */
+type Recipe = (context: Context) => Promise<Response>;
+interface Context {
+  world: OAuthWorld;
+  owner: SignedInUser;
+  admin: SignedInUser;
+  ids: Record<'agent' | 'task' | 'v1Agent' | 'v1Task', string>;
+  call(method: string, path: string, options?: { as?: SignedInUser | null; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  /** A GET, then the same GET with `If-None-Match` set to its ETag. */
+  revalidate(path: string, as?: SignedInUser): Promise<Response>;
+}
+
+const RECIPES: Record<string, Recipe> = {
+  'GET /agents 200': (c) => c.call('GET', '/agents'),
+  'GET /agents 304': (c) => c.revalidate('/agents'),
+  'POST /agents 201': (c) => c.call('POST', '/agents', { body: { name: 'headers', type: 'type_a' } }),
+  'GET /agents/{agent_id} 200': (c) => c.call('GET', `/agents/${c.ids.agent}`),
+  'GET /agents/{agent_id} 304': (c) => c.revalidate(`/agents/${c.ids.agent}`),
+  'PUT /agents/{agent_id} 200': (c) => c.call('PUT', `/agents/${c.ids.agent}`, { body: { name: 'replaced', type: 'type_b' } }),
+  'PATCH /agents/{agent_id} 200': (c) => c.call('PATCH', `/agents/${c.ids.agent}`, { body: { name: 'patched' } }),
+  'DELETE /agents/{agent_id} 204': async (c) => c.call('DELETE', `/agents/${await created(c, '/agents')}`),
+  'GET /agents/{agent_id}/tasks 200': (c) => c.call('GET', `/agents/${c.ids.agent}/tasks`),
+  'GET /agents/{agent_id}/tasks 304': (c) => c.revalidate(`/agents/${c.ids.agent}/tasks`),
+  'POST /agents/{agent_id}/tasks 201': (c) => c.call('POST', `/agents/${c.ids.agent}/tasks`, { body: { title: 'headers' } }),
+  'GET /agents/{agent_id}/tasks/{task_id} 200': (c) => c.call('GET', `/agents/${c.ids.agent}/tasks/${c.ids.task}`),
+  'GET /agents/{agent_id}/tasks/{task_id} 304': (c) => c.revalidate(`/agents/${c.ids.agent}/tasks/${c.ids.task}`),
+  'PATCH /agents/{agent_id}/tasks/{task_id} 200': (c) => c.call('PATCH', `/agents/${c.ids.agent}/tasks/${c.ids.task}`, { body: { priority: 3 } }),
+  'DELETE /agents/{agent_id}/tasks/{task_id} 204': async (c) =>
+    c.call('DELETE', `/agents/${c.ids.agent}/tasks/${await created(c, `/agents/${c.ids.agent}/tasks`, { title: 'doomed' })}`),
+  'GET /protected 200': (c) => c.call('GET', '/protected'),
+  'POST /token 200': (c) =>
+    fetch(`${c.world.baseUrl}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'password', username: c.owner.user.email, password: c.owner.password }).toString(),
+    }),
+  'GET /api/v1/users 200': (c) => c.call('GET', '/api/v1/users', { as: c.admin }),
+  'GET /api/v1/users 304': (c) => c.revalidate('/api/v1/users', c.admin),
+  'POST /api/v1/users 201': (c) => c.call('POST', '/api/v1/users', { as: null, body: { name: 'Headers', email: `${newLogin('headers')}@example.test`, password: 'long enough password' } }),
+  'GET /api/v1/users/{user_id} 200': (c) => c.call('GET', `/api/v1/users/${c.owner.user.id}`),
+  'GET /api/v1/users/{user_id} 304': (c) => c.revalidate(`/api/v1/users/${c.owner.user.id}`),
+  'PUT /api/v1/users/{user_id} 200': (c) => c.call('PUT', `/api/v1/users/${c.owner.user.id}`, { body: { name: 'Replaced', email: c.owner.user.email } }),
+  'PATCH /api/v1/users/{user_id} 200': (c) => c.call('PATCH', `/api/v1/users/${c.owner.user.id}`, { body: { age: 40 } }),
+  'DELETE /api/v1/users/{user_id} 204': async (c) => {
+    const doomed = await c.world.app.signUp();
+    return c.call('DELETE', `/api/v1/users/${doomed.user.id}`, { as: doomed });
+  },
+  'GET /api/v1/users/{user_id}/posts 200': (c) => c.call('GET', `/api/v1/users/${c.owner.user.id}/posts`),
+  'GET /api/v1/users/{user_id}/posts 304': (c) => c.revalidate(`/api/v1/users/${c.owner.user.id}/posts`),
+  'POST /api/v1/users/{user_id}/posts 201': (c) => c.call('POST', `/api/v1/users/${c.owner.user.id}/posts`, { body: { title: 'headers', body: 'text' } }),
+  'GET /api/v1/agents 200': (c) => c.call('GET', '/api/v1/agents'),
+  'GET /api/v1/agents 304': (c) => c.revalidate('/api/v1/agents'),
+  'POST /api/v1/agents 201': (c) => c.call('POST', '/api/v1/agents', { body: { name: 'headers', type: 'type_c' } }),
+  'GET /api/v1/agents/{agent_id} 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}`),
+  'GET /api/v1/agents/{agent_id} 304': (c) => c.revalidate(`/api/v1/agents/${c.ids.v1Agent}`),
+  'PUT /api/v1/agents/{agent_id} 200': (c) => c.call('PUT', `/api/v1/agents/${c.ids.v1Agent}`, { body: { name: 'replaced', type: 'type_a' } }),
+  'PATCH /api/v1/agents/{agent_id} 200': (c) => c.call('PATCH', `/api/v1/agents/${c.ids.v1Agent}`, { body: { type: 'type_b' } }),
+  'DELETE /api/v1/agents/{agent_id} 204': async (c) => c.call('DELETE', `/api/v1/agents/${await created(c, '/agents')}`),
+  'GET /api/v1/agents/{agent_id}/tasks 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/tasks`),
+  'GET /api/v1/agents/{agent_id}/tasks 304': (c) => c.revalidate(`/api/v1/agents/${c.ids.v1Agent}/tasks`),
+  'POST /api/v1/agents/{agent_id}/tasks 201': (c) => c.call('POST', `/api/v1/agents/${c.ids.v1Agent}/tasks`, { body: { title: 'headers' } }),
+  'GET /api/v1/agents/{agent_id}/tasks/{task_id} 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/tasks/${c.ids.v1Task}`),
+  'GET /api/v1/agents/{agent_id}/tasks/{task_id} 304': (c) => c.revalidate(`/api/v1/agents/${c.ids.v1Agent}/tasks/${c.ids.v1Task}`),
+  'PATCH /api/v1/agents/{agent_id}/tasks/{task_id} 200': (c) => c.call('PATCH', `/api/v1/agents/${c.ids.v1Agent}/tasks/${c.ids.v1Task}`, { body: { title: 'patched' } }),
+  'DELETE /api/v1/agents/{agent_id}/tasks/{task_id} 204': async (c) =>
+    c.call('DELETE', `/api/v1/agents/${c.ids.v1Agent}/tasks/${await created(c, `/agents/${c.ids.v1Agent}/tasks`, { title: 'doomed' })}`),
+  'GET /api/v1/me 200': (c) => c.call('GET', '/api/v1/me'),
+  'GET /api/v1/me 304': (c) => c.revalidate('/api/v1/me'),
+  'POST /api/auth/login 200': (c) => c.call('POST', '/api/auth/login', { as: null, body: { email: c.owner.user.email, password: c.owner.password } }),
+  'POST /api/auth/logout 204': async (c) => c.call('POST', '/api/auth/logout', { as: await c.world.app.signUp() }),
+  'POST /api/auth/logout-all 204': async (c) => c.call('POST', '/api/auth/logout-all', { as: await c.world.app.signUp() }),
+  'GET /api/auth/oauth/{provider} 302': (c) => c.world.browser().get(new URL(`/api/auth/oauth/${PROVIDERS.confidential}`, c.world.baseUrl)),
+  'GET /api/auth/oauth/{provider}/callback 302': async (c) => (await signIn(c.world)).callback,
+  'GET /api/v1/me/connections 200': (c) => c.call('GET', '/api/v1/me/connections'),
+  'GET /api/v1/me/connections 304': (c) => c.revalidate('/api/v1/me/connections'),
+  'POST /api/v1/me/connections/{provider} 200': (c) => startLink(c, c.owner, { Accept: 'application/json' }),
+  'POST /api/v1/me/connections/{provider} 303': (c) => startLink(c, c.owner),
+  'DELETE /api/v1/me/connections/{provider} 204': async (c) => {
+    const linked = await c.world.app.signUp();
+    const browser = browserOf(c, linked);
+    const start = await startLink(c, linked, {}, browser);
+    await browser.get(await authorizeAtProvider(browser, new URL(start.headers.get('location') ?? ''), { login: newLogin('unlinked') }));
+    return c.call('DELETE', `/api/v1/me/connections/${PROVIDERS.confidential}`, { as: linked });
+  },
+  'GET /login 200': (c) => c.call('GET', '/login', { as: null }),
+  'GET / 200': (c) => browserOf(c, c.owner).get(new URL('/', c.world.baseUrl)),
+  'GET / 302': (c) => c.world.browser().get(new URL('/', c.world.baseUrl)),
+  'GET /health 200': (c) => c.call('GET', '/health', { as: null }),
+  'GET /health/ready 200': (c) => c.call('GET', '/health/ready', { as: null }),
+  'GET /openapi.json 200': (c) => c.call('GET', '/openapi.json', { as: null }),
+  'GET /docs 200': (c) => c.call('GET', '/docs', { as: null }),
+  'GET /docs/{file} 200': (c) => c.call('GET', '/docs/swagger-ui.css', { as: null }),
+  'GET /client 200': (c) => c.call('GET', '/client', { as: null }),
+  'GET /redoc 200': (c) => c.call('GET', '/redoc', { as: null }),
+  'GET /redoc/{file} 200': (c) => c.call('GET', '/redoc/redoc.standalone.js', { as: null }),
+  'GET /assets/{file} 200': (c) => c.call('GET', '/assets/pages.css', { as: null }),
+  'GET /metrics 200': (c) => c.call('GET', '/metrics', { as: null, headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } }),
+};
+
+/** The id of a new item of the collection at `path` (root surface, so the body is bare). */
+async function created(c: Context, path: string, body: unknown = { name: 'doomed', type: 'type_a' }): Promise<string> {
+  const res = await c.call('POST', path, { body });
+  if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+const SESSION = 'agent_fleet_session';
+function browserOf(c: Context, user: SignedInUser) {
+  const browser = c.world.browser();
+  browser.jar.set({ name: SESSION, value: user.token, host: '127.0.0.1', path: '/', httpOnly: true, secure: true, sameSite: 'Lax' });
+  return browser;
+}
+
+/** What the home page does to link a provider: the session cookie, its own Origin. */
+function startLink(c: Context, user: SignedInUser, headers: Record<string, string> = {}, browser = browserOf(c, user)): Promise<Response> {
+  return browser.request(new URL(`/api/v1/me/connections/${PROVIDERS.confidential}`, c.world.baseUrl), 'POST', { Origin: c.world.baseUrl, ...headers });
+}
+
+describe('api.yaml declares the headers of its answers', () => {
+  it('when api.yaml is walked, then each of its 2xx and 3xx answers is produced below, and nothing else', () => {
+    expect(Object.keys(RECIPES).sort()).toEqual([...DECLARED.keys()].sort());
+  });
+
+  it('when api.yaml is walked, then every 201 declares Location, every 429 and 503 Retry-After, every read answering 304 takes If-None-Match, and every answer of a limited operation RateLimit', () => {
+    const gaps: string[] = [];
+    for (const [template, item] of Object.entries(document.paths as Record<string, Node>)) {
+      for (const method of METHODS) {
+        const operation = item[method] as Node | undefined;
+        if (!operation) continue;
+        const where = `${method.toUpperCase()} ${template}`;
+        const responses = operation.responses as Record<string, Node>;
+        const headersOf = (status: string) => Object.keys((resolve(responses[status] as Node).headers ?? {}) as Node);
+        const parameters = ((operation.parameters ?? []) as Node[]).map((parameter) => resolve(parameter).name);
+        for (const status of Object.keys(responses)) {
+          const headers = headersOf(status);
+          if (status === '201' && !headers.includes('Location')) gaps.push(`${where} 201 without Location`);
+          if ((status === '429' || status === '503') && !headers.includes('Retry-After')) gaps.push(`${where} ${status} without Retry-After`);
+          const limited = !UNLIMITED.test(template);
+          if (/^[23]|^429$/.test(status) && limited !== headers.includes('RateLimit')) gaps.push(`${where} ${status} ${limited ? 'without' : 'with'} RateLimit`);
+          if (headers.includes('RateLimit') !== headers.includes('RateLimit-Policy')) gaps.push(`${where} ${status}: RateLimit and RateLimit-Policy go together`);
+        }
+        if (responses['304'] && !parameters.includes('If-None-Match')) gaps.push(`${where} answers 304 without an If-None-Match parameter`);
+      }
+    }
+    // A post has no address of its own to send in Location; readiness's 503 is a probe's answer, not a retry hint.
+    expect(gaps).toEqual(['POST /api/v1/users/{user_id}/posts 201 without Location', 'GET /health/ready 503 without Retry-After']);
+  });
+});
+
+/**
+ * Walks api.yaml: every success and redirect it declares is produced for real, and every header
+ * that answer declares is sent (RateLimit too: these apps count in process, where the limiter never
+ * skips them). A 201's Location leads to what was created.
+ */
+describe.each(reachableDatabaseKinds())('declared headers are sent [%s]', (kind) => {
+  let world: OAuthWorld & { close(): Promise<void> };
+  let context: Context;
+
+  beforeAll(async () => {
+    world = await startOAuthWorld(kind);
+    const owner = await world.app.signUp();
+    const admin = await world.app.signUp({ role: 'admin' });
+    const call: Context['call'] = (method, path, options = {}) => {
+      const as = options.as === undefined ? owner : options.as;
+      return fetch(`${world.baseUrl}${path}`, {
+        method,
+        redirect: 'manual',
+        headers: { ...(as ? { authorization: `Bearer ${as.token}` } : {}), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      });
+    };
+    const ids = { agent: '', task: '', v1Agent: '', v1Task: '' };
+    context = {
+      world,
+      owner,
+      admin,
+      ids,
+      call,
+      revalidate: async (path, as = owner) => {
+        const first = await call('GET', path, { as });
+        const etag = first.headers.get('etag');
+        if (!etag) throw new Error(`GET ${path} answered ${first.status} without an ETag`);
+        return call('GET', path, { as, headers: { 'if-none-match': etag } });
+      },
+    };
+    ids.agent = await created(context, '/agents');
+    ids.task = await created(context, `/agents/${ids.agent}/tasks`, { title: 'kept' });
+    ids.v1Agent = await created(context, '/agents');
+    ids.v1Task = await created(context, `/agents/${ids.v1Agent}/tasks`, { title: 'kept' });
+    await call('POST', `/api/v1/users/${owner.user.id}/posts`, { body: { title: 'kept' } });
+  });
+  afterAll(() => world?.close());
+
+  it.each([...DECLARED.keys()])('when %s is produced, then every header it declares is sent', async (key) => {
+    const recipe = RECIPES[key];
+    if (!recipe) throw new Error(`no recipe for ${key}`);
+    const res = await recipe(context);
+    const status = Number(key.split(' ').at(-1));
+    expect(res.status).toBe(status);
+    const missing = (DECLARED.get(key) ?? []).filter((name) => res.headers.get(name) === null);
+    expect(missing).toEqual([]);
+    if (status === 304) expect(await res.text()).toBe('');
+    if (status === 201 && res.headers.get('location')) {
+      // An admin reads any user; the owner of the agents sees the rest anyway.
+      const as = key.startsWith('POST /api/v1/users ') ? context.admin : context.owner;
+      expect((await context.call('GET', res.headers.get('location') as string, { as })).status).toBe(200);
+    }
+  });
+});
