@@ -12,14 +12,17 @@
  *    that uses it, and a schema shared by a request and a response (AgentName, TaskTitle) would be
  *    rated at whichever it met first. Inlined, each use is rated in its own direction.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { merge } from 'allof-merge';
 import semver from 'semver';
 import { ROOT, type OpenApiDocument, type SpecSource } from './spec-source';
+
+const execFileAsync = promisify(execFile);
 
 export type Impact = 'major' | 'minor' | 'patch';
 export type Category = 'breaking' | 'non-breaking' | 'documentation';
@@ -121,22 +124,22 @@ export async function normalizeSpec(document: OpenApiDocument, options: { withDo
   return canonicalize(normal, options.withDocumentation) as OpenApiDocument;
 }
 
-function runRedoclyDiff(base: OpenApiDocument, revision: OpenApiDocument): RedoclyReport {
-  const dir = mkdtempSync(path.join(tmpdir(), 'api-diff-'));
+async function runRedoclyDiff(base: OpenApiDocument, revision: OpenApiDocument): Promise<RedoclyReport> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'api-diff-'));
   try {
     const baseFile = path.join(dir, 'base.json');
     const revisionFile = path.join(dir, 'revision.json');
-    writeFileSync(baseFile, JSON.stringify(base));
-    writeFileSync(revisionFile, JSON.stringify(revision));
-    const run = spawnSync(REDOCLY, ['diff', baseFile, revisionFile, '--config', REDOCLY_CONFIG, '--format', 'json', '--fail-on', 'none'], {
+    await Promise.all([writeFile(baseFile, JSON.stringify(base)), writeFile(revisionFile, JSON.stringify(revision))]);
+    const { stdout } = await execFileAsync(REDOCLY, ['diff', baseFile, revisionFile, '--config', REDOCLY_CONFIG, '--format', 'json', '--fail-on', 'none'], {
       encoding: 'utf8',
       maxBuffer: 256 << 20,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },
+    }).catch((error: { code?: number; stderr?: string }) => {
+      throw new Error(`redocly diff failed (${error.code}): ${String(error.stderr ?? error).trim().slice(-2000)}`);
     });
-    if (run.status !== 0) throw new Error(`redocly diff failed (${run.status ?? run.signal}): ${run.stderr.trim().slice(-2000)}`);
-    return JSON.parse(run.stdout) as RedoclyReport;
+    return JSON.parse(stdout) as RedoclyReport;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -293,21 +296,32 @@ export function checkVersion(baseVersion: string, revisionVersion: string, bump:
 }
 
 /** Documentation changes come from a second pass over the full documents; everything else from the first. */
-const isDocumentationChange = (change: RedoclyChange) =>
-  DOCUMENTATION_KEYWORDS.has((change.kind === 'modified' ? change.property : undefined) ?? decodePointer(change.path).at(-1) ?? '');
+function isDocumentationChange(change: RedoclyChange): boolean {
+  if (change.kind === 'modified') return DOCUMENTATION_KEYWORDS.has(change.property ?? '');
+  const segments = decodePointer(change.path);
+  // A property called `tags` or `description` is part of the contract.
+  return DOCUMENTATION_KEYWORDS.has(segments.at(-1) ?? '') && !NAME_MAPS.has(segments.at(-2) ?? '');
+}
+
+const normalized = new WeakMap<OpenApiDocument, Map<boolean, Promise<OpenApiDocument>>>();
+
+/** The base of a review is compared again and again (the tests plant many changes in one api.yaml). */
+function normalizeOnce(document: OpenApiDocument, withDocumentation: boolean): Promise<OpenApiDocument> {
+  const forms = normalized.get(document) ?? new Map<boolean, Promise<OpenApiDocument>>();
+  normalized.set(document, forms);
+  const form = forms.get(withDocumentation) ?? normalizeSpec(document, { withDocumentation });
+  forms.set(withDocumentation, form);
+  return form;
+}
 
 export async function compareSpecs(base: SpecSource, revision: SpecSource): Promise<ApiComparison> {
-  // info.version itself is what the gate checks, not a change to report.
-  const baseDocument = { ...base.document, info: { ...base.document.info, version: revision.version } };
   const pass = async (withDocumentation: boolean) => {
-    const [normalBase, normalRevision] = await Promise.all([
-      normalizeSpec(baseDocument, { withDocumentation }),
-      normalizeSpec(revision.document, { withDocumentation }),
-    ]);
-    return { normalBase, normalRevision, report: runRedoclyDiff(normalBase, normalRevision) };
+    const [normalBase, normalRevision] = await Promise.all([normalizeOnce(base.document, withDocumentation), normalizeOnce(revision.document, withDocumentation)]);
+    // info.version itself is what the gate checks, not a change to report.
+    const sameVersion = { ...normalRevision, info: { ...normalRevision.info, version: base.version } };
+    return { normalBase, normalRevision, report: await runRedoclyDiff(normalBase, sameVersion) };
   };
-  const structural = await pass(false);
-  const documented = await pass(true);
+  const [structural, documented] = await Promise.all([pass(false), pass(true)]);
   const changes = [
     ...toApiChanges(structural.report, structural.normalBase, structural.normalRevision),
     ...toApiChanges({ changes: documented.report.changes.filter(isDocumentationChange) }, documented.normalBase, documented.normalRevision),
