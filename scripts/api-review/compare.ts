@@ -155,7 +155,7 @@ function fieldPath(segments: string[]): string {
   let field = '';
   for (let index = 0; index < segments.length; index += 1) {
     const segment = segments[index]!;
-    if (segment === 'properties' && index + 1 < segments.length) field += `.${segments[++index]}`;
+    if (segment === 'properties') field += index + 1 < segments.length ? `.${segments[++index]}` : '';
     else if (segment === 'items') field += '[]';
     else if (segment === 'additionalProperties') field += '.*';
     else if ((segment === 'anyOf' || segment === 'oneOf' || segment === 'prefixItems') && index + 1 < segments.length) index += 1;

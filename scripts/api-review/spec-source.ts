@@ -54,8 +54,14 @@ export function parseSpec(label: string, text: string): SpecSource {
   return { label, text, document, version };
 }
 
+/** Inside the repository, relative to it; elsewhere, absolute. */
+const displayPath = (file: string) => {
+  const relative = path.relative(ROOT, file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+};
+
 export function readWorkingSpec(file = API_FILE): SpecSource {
-  return parseSpec(path.relative(ROOT, file) || file, readFileSync(file, 'utf8'));
+  return parseSpec(displayPath(file), readFileSync(file, 'utf8'));
 }
 
 export function readLatestRelease(releasesDir = RELEASES_DIR): SpecSource {
@@ -71,7 +77,7 @@ export function readLatestRelease(releasesDir = RELEASES_DIR): SpecSource {
 export function readBase(base: string | undefined): SpecSource {
   if (base === undefined) return readLatestRelease();
   const asFile = path.resolve(base);
-  if (existsSync(asFile)) return parseSpec(path.relative(ROOT, asFile) || asFile, readFileSync(asFile, 'utf8'));
+  if (existsSync(asFile)) return parseSpec(displayPath(asFile), readFileSync(asFile, 'utf8'));
   let text: string;
   try {
     text = execFileSync('git', ['show', `${base}:api.yaml`], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });

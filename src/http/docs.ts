@@ -14,6 +14,9 @@ const SWAGGER_UI_DIST = path.dirname(require.resolve('swagger-ui-dist/package.js
 const REDOCLY_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const TRANSPARENT_PIXEL = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
+/** ReDoc's standalone bundle, with nothing in it that loads from a CDN (also used by `npm run docs:build`). */
+export const readRedocStandalone = (): string => readFileSync(REDOC_STANDALONE, 'utf8').replace(REDOCLY_CDN_LOGO, TRANSPARENT_PIXEL);
+
 const SWAGGER_UI_OPTIONS = {
   persistAuthorization: false,
   tryItOutEnabled: false,
@@ -66,7 +69,7 @@ export function createDocsRouter(apiDocument: object, options: { clientReadme?: 
   const router = Router({ caseSensitive: true, strict: true });
   const documentJson = JSON.stringify(apiDocument);
   const clientPage = renderClientPage(readFileSync(options.clientReadme ?? CLIENT_README, 'utf8'));
-  const redocScript = readFileSync(REDOC_STANDALONE, 'utf8').replace(REDOCLY_CDN_LOGO, TRANSPARENT_PIXEL);
+  const redocScript = readRedocStandalone();
   // Swagger UI's page names its files relative to `/docs/`; served at `/docs` itself, they move under docs/.
   const swaggerPage = swaggerUi
     .generateHTML(undefined, { customSiteTitle: 'agent fleet API', swaggerOptions: SWAGGER_UI_OPTIONS })
