@@ -89,6 +89,21 @@ const BREAKING: Case[] = [
     expected: { operation: 'GET /agents/{agent_id}', direction: 'response', rules: ['response-removed'] },
   },
   {
+    kind: 'a removed response header',
+    plant: (d) => delete d.paths['/agents/{agent_id}'].get.responses['200'].headers.ETag,
+    expected: { operation: 'GET /agents/{agent_id}', direction: 'response', where: '200 response header `ETag`', rules: ['response-header-removed'] },
+  },
+  {
+    kind: 'a parameter that became required',
+    plant: (d) => (d.components.parameters.AgentSort.required = true),
+    expected: { operation: 'GET /api/v1/agents', direction: 'request', where: 'query parameter `sort`', rules: ['parameter-became-required'] },
+  },
+  {
+    kind: 'a response enum value added',
+    plant: (d) => d.components.schemas.Readiness.properties.status.enum.push('maintenance'),
+    expected: { operation: 'GET /health/ready', direction: 'response', where: '200 response: status', rules: ['enum-values-added'] },
+  },
+  {
     kind: 'a loosened constraint on a schema that responses share (AgentName maxLength 100 to 200)',
     plant: (d) => (d.components.schemas.AgentName.maxLength = 200),
     expected: { operation: 'GET /agents', direction: 'response', where: '200 response: [].name', rules: ['schema-constraint-changed'] },
