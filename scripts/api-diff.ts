@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { compareSpecs } from './api-review/compare';
 import { renderReport } from './api-review/report';
-import { readBase, readWorkingSpec } from './api-review/spec-source';
+import { readBase, readWorkingSpec, releasesWithoutEntry } from './api-review/spec-source';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -28,6 +28,11 @@ async function main(): Promise<void> {
     console.log(`wrote ${values.output}`);
   } else {
     process.stdout.write(text);
+  }
+  const unrecorded = releasesWithoutEntry();
+  if (unrecorded.length > 0) {
+    console.error(`api:diff: generated/releases/ holds ${unrecorded.join(', ')} without an entry in CHANGELOG.md (npm run api:release writes both)`);
+    process.exitCode = 1;
   }
   if (!comparison.gate.passed) {
     console.error(`api:diff: ${comparison.gate.reason}`);

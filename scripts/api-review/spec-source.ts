@@ -86,3 +86,9 @@ export function readBase(base: string | undefined): SpecSource {
   }
   return parseSpec(`git ${base}`, text);
 }
+
+/** Each released spec has its CHANGELOG.md entry: a snapshot added or kept by hand is caught. */
+export function releasesWithoutEntry(releasesDir = RELEASES_DIR, changelogFile = CHANGELOG_FILE): string[] {
+  const changelog = existsSync(changelogFile) ? readFileSync(changelogFile, 'utf8') : '';
+  return listReleases(releasesDir).filter((version) => !new RegExp(`^## ${version.replace(/\./g, '\\.')} `, 'm').test(changelog));
+}

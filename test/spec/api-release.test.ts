@@ -9,7 +9,7 @@ import semver from 'semver';
 import YAML from 'yaml';
 import { compareSpecs } from '../../scripts/api-review/compare';
 import { release, setInfoVersion, unreleasedNotes, type ReleaseFiles } from '../../scripts/api-review/release';
-import { parseSpec, readLatestRelease, type OpenApiDocument } from '../../scripts/api-review/spec-source';
+import { parseSpec, readLatestRelease, releasesWithoutEntry, type OpenApiDocument } from '../../scripts/api-review/spec-source';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const API_TEXT = readFileSync(path.join(ROOT, 'api.yaml'), 'utf8');
@@ -101,6 +101,12 @@ describe('npm run api:release', () => {
 
   test('when nothing changed since the last release, then there is nothing to release', async () => {
     await expect(release({ date: '2026-11-23' }, files)).rejects.toThrow(`nothing to release: api.yaml is release ${CURRENT}`);
+  });
+
+  test('when a released spec has no changelog entry, then it is named', () => {
+    cpSync(path.join(ROOT, 'api.yaml'), path.join(files.releasesDir, 'api-9.0.0.yaml'));
+
+    expect(releasesWithoutEntry(files.releasesDir, files.changelogFile)).toEqual(['9.0.0']);
   });
 
   test('when info.version is set in a YAML file, then only that line changes', () => {
