@@ -220,7 +220,7 @@ const show = (value: unknown): string => {
 };
 
 /** What happened, in words, for a change that no rule rated (Redocly only words its verdicts). */
-function describe(change: RedoclyChange, place: Place): string {
+function describeChange(change: RedoclyChange, place: Place): string {
   const leaf = decodePointer(change.path).at(-1) ?? '';
   if (change.kind === 'modified') {
     const keyword = change.property ?? leaf;
@@ -250,7 +250,7 @@ function toApiChanges(report: RedoclyReport, base: OpenApiDocument, revision: Op
     const place = locate(change.path, base, revision);
     const category = categorize(change);
     const rated = change.verdicts.filter((verdict) => verdict.impact === change.impact);
-    const messages = rated.length > 0 ? rated.map((verdict) => verdict.message) : [describe(change, place)];
+    const messages = rated.length > 0 ? rated.map((verdict) => verdict.message) : [describeChange(change, place)];
     for (const message of messages) {
       const apiChange: ApiChange = {
         category,
