@@ -878,6 +878,7 @@ export interface components {
          */
         AgentResource: {
             id: components["schemas"]["Id"];
+            /** @description The user who created the agent; null when an API key (service principal) did. */
             owner_id: components["schemas"]["NullableId"];
             name: components["schemas"]["AgentName"];
             type: components["schemas"]["AgentType"];
@@ -893,6 +894,7 @@ export interface components {
          */
         AgentFieldset: {
             id: components["schemas"]["Id"];
+            /** @description The user who created the agent; null when an API key (service principal) did. */
             owner_id?: components["schemas"]["NullableId"];
             name?: components["schemas"]["AgentName"];
             type?: components["schemas"]["AgentType"];
@@ -1016,45 +1018,59 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
         };
         AgentItem: {
+            /** @description The agent: in full, or only the `fields` asked for. */
             data: components["schemas"]["AgentResource"] | components["schemas"]["AgentFieldset"];
             meta: components["schemas"]["Meta"];
         };
         TaskItem: {
+            /** @description The task: in full, or only the `fields` asked for. */
             data: components["schemas"]["TaskResource"] | components["schemas"]["TaskFieldset"];
             meta: components["schemas"]["Meta"];
         };
         UserItem: {
+            /** @description The user: in full, or only the `fields` asked for. */
             data: components["schemas"]["UserResource"] | components["schemas"]["UserFieldset"];
             meta: components["schemas"]["Meta"];
         };
         PostItem: {
+            /** @description The post. */
             data: components["schemas"]["Post"];
             meta: components["schemas"]["Meta"];
         };
         AgentCollection: {
+            /** @description The agents of this page, in `sort` order (newest first by default): each in full, or only the `fields` asked for. */
             data: (components["schemas"]["AgentResource"] | components["schemas"]["AgentFieldset"])[];
             meta: components["schemas"]["CursorMeta"];
         };
         TaskCollection: {
+            /** @description The tasks of this page, in `sort` order (newest first by default): each in full, or only the `fields` asked for. */
             data: (components["schemas"]["TaskResource"] | components["schemas"]["TaskFieldset"])[];
             meta: components["schemas"]["CursorMeta"];
         };
         PostCollection: {
+            /** @description The posts of this page, in `sort` order (newest first by default): each in full, or only the `fields` asked for. */
             data: (components["schemas"]["PostResource"] | components["schemas"]["PostFieldset"])[];
             meta: components["schemas"]["CursorMeta"];
         };
         UserPage: {
+            /** @description The users of this page, in `sort` order: each in full, or only the `fields` asked for. */
             data: (components["schemas"]["UserResource"] | components["schemas"]["UserFieldset"])[];
             meta: components["schemas"]["PageMeta"];
         };
+        /** @description Where a page of a cursor-paginated collection ends. */
         CursorMeta: {
             /** @description The id of the last item when more exist, else null. */
             nextCursor: string | null;
+            /** @description Whether more items follow; `nextCursor` then continues after this page. */
             hasMore: boolean;
         };
+        /** @description Where a page of a page-numbered collection is: page `page` of `limit` items, of `total` matching items. */
         PageMeta: {
+            /** @description How many items match, over all pages. */
             total: number;
+            /** @description This page's number, from 1. */
             page: number;
+            /** @description The page size that applied. */
             limit: number;
         };
         Post: {
@@ -1073,6 +1089,7 @@ export interface components {
         UserReplace: {
             name: components["schemas"]["UserName"];
             email: components["schemas"]["Email"];
+            /** @description The user's age in years (0 to 150); absent or null clears it. */
             age?: number | null;
             password?: components["schemas"]["Password"];
             current_password?: components["schemas"]["CurrentPassword"];
@@ -1080,68 +1097,136 @@ export interface components {
         UserUpdate: {
             name?: components["schemas"]["UserName"];
             email?: components["schemas"]["Email"];
+            /** @description The user's age in years (0 to 150); null clears it. */
             age?: number | null;
             password?: components["schemas"]["Password"];
             current_password?: components["schemas"]["CurrentPassword"];
         };
+        /** @description Comparisons on a text field (`filter[field][op]=value`); text compares in the order of the database. */
         StringFilter: {
+            /** @description Equal to this text. */
             eq?: string;
+            /** @description Not equal to this text. */
             ne?: string;
+            /** @description Sorts after this text. */
             gt?: string;
+            /** @description Equal to this text or sorts after it. */
             gte?: string;
+            /** @description Sorts before this text. */
             lt?: string;
+            /** @description Equal to this text or sorts before it. */
             lte?: string;
+            /** @description Equal to one of these comma-separated values. */
             in?: string;
         };
+        /** @description Comparisons on an integer field (`filter[field][op]=value`). */
         IntegerFilter: {
+            /** @description Equal to this number. */
             eq?: number;
+            /** @description Not equal to this number. */
             ne?: number;
+            /** @description Greater than this number. */
             gt?: number;
+            /** @description Greater than or equal to this number. */
             gte?: number;
+            /** @description Less than this number. */
             lt?: number;
+            /** @description Less than or equal to this number. */
             lte?: number;
+            /** @description Equal to one of these comma-separated integers. */
             in?: string;
         };
+        /** @description Comparisons on a timestamp (`filter[field][op]=value`, an ISO 8601 date-time). */
         TimeFilter: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description At exactly this instant.
+             */
             eq?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description At any other instant.
+             */
             ne?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description After this instant.
+             */
             gt?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description At or after this instant.
+             */
             gte?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Before this instant.
+             */
             lt?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description At or before this instant.
+             */
             lte?: string;
         };
+        /** @description Comparisons on an agent's `type` (`filter[field][op]=value`). */
         AgentTypeFilter: {
-            /** @enum {string} */
+            /**
+             * @description Equal to this value.
+             * @enum {string}
+             */
             eq?: "type_a" | "type_b" | "type_c";
-            /** @enum {string} */
+            /**
+             * @description Any value but this one.
+             * @enum {string}
+             */
             ne?: "type_a" | "type_b" | "type_c";
+            /** @description One of these comma-separated values. */
             in?: string;
         };
+        /** @description Comparisons on an agent's `status` (`filter[field][op]=value`). */
         AgentStatusFilter: {
-            /** @enum {string} */
+            /**
+             * @description Equal to this value.
+             * @enum {string}
+             */
             eq?: "idle" | "running" | "paused" | "error";
-            /** @enum {string} */
+            /**
+             * @description Any value but this one.
+             * @enum {string}
+             */
             ne?: "idle" | "running" | "paused" | "error";
+            /** @description One of these comma-separated values. */
             in?: string;
         };
+        /** @description Comparisons on a task's `status` (`filter[field][op]=value`). */
         TaskStatusFilter: {
-            /** @enum {string} */
+            /**
+             * @description Equal to this value.
+             * @enum {string}
+             */
             eq?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-            /** @enum {string} */
+            /**
+             * @description Any value but this one.
+             * @enum {string}
+             */
             ne?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description One of these comma-separated values. */
             in?: string;
         };
+        /** @description Comparisons on a user's `role` (`filter[field][op]=value`). */
         UserRoleFilter: {
-            /** @enum {string} */
+            /**
+             * @description Equal to this value.
+             * @enum {string}
+             */
             eq?: "user" | "admin";
-            /** @enum {string} */
+            /**
+             * @description Any value but this one.
+             * @enum {string}
+             */
             ne?: "user" | "admin";
+            /** @description One of these comma-separated values. */
             in?: string;
         };
         /** @description Filters as `filter[field][op]=value`; `in` takes a comma-separated list. */
@@ -1217,6 +1302,7 @@ export interface components {
         TaskStatus: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         /** @description 1 to 200 characters, not only white space. */
         TaskTitle: string;
+        /** @description Free text about the task, up to 10,000 characters; null when there is none. */
         TaskDescription: string | null;
         /** @description 0 (lowest) to 10 (highest). */
         TaskPriority: number;
@@ -1265,15 +1351,25 @@ export interface components {
             refresh_token?: string;
             /** @description The user's e-mail. */
             username?: string;
-            /** Format: password */
+            /**
+             * Format: password
+             * @description The user's password (grant_type `password`).
+             */
             password?: string;
+            /** @description Accepted and ignored: access tokens carry no scopes. */
             scope?: string;
+            /** @description Accepted and ignored: the endpoint serves first-party clients, which are not registered. */
             client_id?: string;
+            /** @description Accepted and ignored, as `client_id`. */
             client_secret?: string;
         };
         TokenResponse: {
+            /** @description The access token, a JWT: send it as `Authorization: Bearer <access_token>`. */
             access_token: string;
-            /** @constant */
+            /**
+             * @description Always `bearer`.
+             * @constant
+             */
             token_type: "bearer";
             /** @description Seconds until the token expires. */
             expires_in: number;
@@ -1290,25 +1386,38 @@ export interface components {
          *     4.1.2.1: `temporarily_unavailable` (429, 503) and `server_error` (500).
          */
         OAuthError: {
-            /** @enum {string} */
+            /**
+             * @description The error code: RFC 6749 section 5.2's for protocol errors, section 4.1.2.1's `temporarily_unavailable` and `server_error` for the endpoint's other failures.
+             * @enum {string}
+             */
             error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable" | "server_error";
+            /** @description What went wrong, in words for people. */
             error_description?: string;
         };
         LoginRequest: {
+            /** @description The account's e-mail address (compared without case and surrounding white space). */
             email: string;
-            /** Format: password */
+            /**
+             * Format: password
+             * @description The account's password.
+             */
             password: string;
         };
         TokenEnvelope: {
+            /** @description The access token, as `/token` answers it but without a refresh token (the same token is also set as the session cookie). */
             data: components["schemas"]["TokenResponse"];
             meta: components["schemas"]["Meta"];
         };
-        /** @enum {string} */
+        /**
+         * @description `user`, or `admin`: an admin sees and changes every user's agents, tasks and posts, and lists users.
+         * @enum {string}
+         */
         UserRole: "user" | "admin";
         UserCreate: {
             name: components["schemas"]["UserName"];
             email: components["schemas"]["Email"];
             password: components["schemas"]["Password"];
+            /** @description The user's age in years (0 to 150); optional. */
             age?: number;
         };
         User: {
@@ -1321,9 +1430,11 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
         };
         UserEnvelope: {
+            /** @description The user. */
             data: components["schemas"]["User"];
             meta: components["schemas"]["Meta"];
         };
+        /** @description About the answer: when it was produced. */
         Meta: {
             timestamp: components["schemas"]["Timestamp"];
         };
@@ -1333,8 +1444,12 @@ export interface components {
         };
         /** @description What went wrong, inside the conventions surface's error envelope. Each response narrows `code` to the codes its status carries. */
         ApiErrorObject: {
-            /** @enum {string} */
+            /**
+             * @description The error's code (UPPER_SNAKE). Each response narrows it to the codes its status carries.
+             * @enum {string}
+             */
             code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "QUOTA_EXCEEDED" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "SERVICE_UNAVAILABLE";
+            /** @description What went wrong, in words for people (500: always `Internal Server Error`); match on `code`, not on this text. */
             message: string;
             /** @description For validation, a list of `{field, message}`; otherwise any value. */
             details?: unknown;
@@ -1353,7 +1468,10 @@ export interface components {
          */
         NullableTimestamp: string | null;
         Liveness: {
-            /** @constant */
+            /**
+             * @description Always `ok`.
+             * @constant
+             */
             status: "ok";
         };
         Readiness: {
@@ -1382,8 +1500,11 @@ export interface components {
              * @enum {string}
              */
             error: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "state_conflict" | "quota_exceeded" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "request_timeout" | "expectation_failed" | "headers_too_large" | "internal_error" | "service_unavailable";
+            /** @description What went wrong, in words for people; match on `error`, not on this text. */
             message: string;
+            /** @description The specification's detail text (`Agent not found`, `Not authenticated`, `Invalid API key`...), for clients written against FastAPI; only on the bodies that carry one. */
             detail?: string;
+            /** @description More about the error when there is more to say: the offending fields of a validation error, the states of a conflict, the quota of a refusal. */
             details?: {
                 [key: string]: unknown;
             };
@@ -1402,6 +1523,7 @@ export interface components {
              * @enum {string}
              */
             quota: "agents_per_user" | "tasks_per_agent" | "stored_bytes_per_user";
+            /** @description The configured limit of this quota: agents, tasks or bytes. */
             limit: number;
             /** @description Agents owned, tasks held, or bytes stored now, before the refused write. */
             usage: number;
@@ -1437,20 +1559,26 @@ export interface components {
         ApiFieldError: {
             /** @description The field's name, a dotted path inside bodies (`input.size`), or the parameter's name. */
             field: string;
+            /** @description What is wrong with the value. */
             message: string;
         };
         ValidationError: components["schemas"]["Error"] & {
             /** @constant */
             error?: "validation_error";
             details: {
+                /** @description Each field or parameter that breaks the schema, and how. */
                 fields: components["schemas"]["FieldError"][];
             };
         };
         FieldError: {
             /** @description The field's name, a dotted path inside bodies (`input.size`), or the parameter's name. */
             field: string;
-            /** @enum {string} */
+            /**
+             * @description Where the value was sent: the body, the query string, the path or a header.
+             * @enum {string}
+             */
             in: "body" | "query" | "path" | "header";
+            /** @description What is wrong with the value. */
             message: string;
         };
         /**
@@ -1488,9 +1616,11 @@ export interface components {
          *     in with their provider again and change within 10 minutes.
          */
         CurrentPassword: string;
+        /** @description The user's age in years (0 to 150), or null when not given. */
         NullableAge: number | null;
         /** @description 1 to 200 characters, not only white space. */
         PostTitle: string;
+        /** @description The post's text, up to 50,000 characters; may be empty. */
         PostBody: string;
         /** @description A provider account linked to the caller, and the state of its stored tokens (never their values). */
         OAuthConnection: {
@@ -1513,6 +1643,7 @@ export interface components {
             refresh_failed_at: components["schemas"]["NullableTimestamp"];
         };
         OAuthLinkStart: {
+            /** @description Where to send the browser. */
             data: {
                 /** @description Where to send the browser (`window.location.assign`): the authorization URL of the provider, or `/?link=failed&reason=<reason>` when the flow could not start. */
                 location: string;
@@ -1520,6 +1651,7 @@ export interface components {
             meta: components["schemas"]["Meta"];
         };
         OAuthConnectionList: {
+            /** @description The caller's linked provider accounts, oldest link first. */
             data: components["schemas"]["OAuthConnection"][];
             meta: components["schemas"]["Meta"];
         };
@@ -1597,6 +1729,7 @@ export interface components {
                     error?: "validation_error";
                     /** @description The values the handler rejected, when there were any (not for malformed JSON). */
                     details?: {
+                        /** @description Each value the handler rejected, and why. */
                         fields: components["schemas"]["FieldError"][];
                     };
                 };

@@ -1,0 +1,493 @@
+'use strict';
+/**
+ * The Agent Fleet API's conventions (DESIGN.md sections 2 and 4) that Redocly's built-in and
+ * configurable rules cannot express, as a Redocly CLI plugin. redocly.yaml loads it and turns each
+ * rule on as `agent-fleet/<rule>`; README.md ("Conventions the linter enforces") lists them all.
+ *
+ * Exceptions are not written here: a real exception goes to .redocly.lint-ignore.yaml with a comment
+ * saying why. The rules report missing responses on the operation's `responses` (for example
+ * `#/paths/~1health/get/responses`), so an exception names one rule on one operation.
+ */
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+/**
+ * Paths that are not resource collections, so neither the plural-noun nor the no-verb rule nor the
+ * pagination rule applies to them. Each is named by a specification, a protocol or the tool that
+ * calls it, not chosen by this API's resource model. Every other path is a resource path and is
+ * checked: a new path must be a plural noun or be added here, in review, with its reason.
+ */
+const NOT_RESOURCES = [
+  // The home page and the sign-in page: HTML pages a person opens, named by DESIGN section 5.
+  { pattern: /^\/(login)?$/, why: 'an HTML page' },
+  // This document and its references (/openapi.json, /docs, /redoc, /client and their files): the
+  // names Swagger UI, ReDoc and DESIGN section 2 use.
+  { pattern: /^\/(openapi\.json|docs|redoc|client)(\/|$)/, why: 'the API document or one of its reference pages' },
+  // The files of the sign-in pages.
+  { pattern: /^\/assets\//, why: 'a static file' },
+  // Liveness and readiness probes and the Prometheus scrape: the names orchestrators and scrapers expect.
+  { pattern: /^\/(health(\/ready)?|metrics)$/, why: 'an operational probe or the metrics scrape' },
+  // RFC 6749's token endpoint, where OAuth clients (Swagger UI's Authorize dialog) post grants.
+  { pattern: /^\/token$/, why: "the OAuth 2.0 token endpoint (RFC 6749)" },
+  // The specification's fixed "who am I" probe.
+  { pattern: /^\/protected$/, why: "the specification's bearer-token probe" },
+  // The specification's sign-in procedures (login, logout, logout-all, third-party sign-in and its
+  // callback): actions on the caller's session, not collections of resources.
+  { pattern: /^\/api\/auth\//, why: "one of the specification's sign-in procedures" },
+];
+
+/** The surface prefix of the conventions surface (`/api/v1`): not a resource name. */
+const PREFIX_SEGMENT = /^(api|v\d+)$/;
+
+/** Singular nouns that name one resource, not a collection: `me` is the caller (`/api/v1/me`). */
+const SINGLETONS = new Set(['me']);
+
+/**
+ * Verbs that make a path an RPC call instead of a resource: an action is the HTTP method on a
+ * noun (POST /agents, not /create-agent). HTTP method names (get, post, delete...) are the
+ * built-in `no-http-verbs-in-paths` rule's job and are not repeated here.
+ */
+const VERBS = new Set([
+  'add', 'activate', 'approve', 'archive', 'assign', 'cancel', 'change', 'check', 'clone', 'copy',
+  'create', 'deactivate', 'destroy', 'disable', 'do', 'download', 'edit', 'enable', 'execute', 'exec',
+  'export', 'fetch', 'find', 'import', 'insert', 'list', 'make', 'modify', 'move', 'pause', 'read',
+  'refresh', 'register', 'reject', 'remove', 'replace', 'reset', 'restore', 'resume', 'retrieve',
+  'retry', 'run', 'search', 'send', 'set', 'start', 'stop', 'submit', 'sync', 'trigger', 'unlink',
+  'update', 'upload', 'validate',
+]);
+
+/**
+ * Each path belongs to one surface, and the surface decides its error bodies and how it answers
+ * validation failures (DESIGN sections 2 and 4):
+ * - `/api/...` (the conventions surface, `/api/v1` and `/api/auth`): the `{error: {code, message,
+ *   details, requestId}}` envelope, whose `error` is an `ApiErrorObject`; validation is 400.
+ * - `/token`: RFC 6749's token endpoint, whose every error is an `OAuthError` (section 5.2); a bad
+ *   request is 400 `invalid_request`.
+ * - everything else (the root agent service): bare bodies of the `Error` family (`Error` or a schema
+ *   built on it with allOf); schema violations are 422, malformed JSON is 400.
+ */
+const SURFACES = {
+  conventions: { name: 'the conventions surface (/api)', errorBody: 'the `{error: ApiErrorObject}` envelope', validation: ['400'] },
+  token: { name: 'the token endpoint', errorBody: '`OAuthError` (RFC 6749 section 5.2)', validation: ['400'] },
+  root: { name: 'the root agent service', errorBody: 'the `Error` family (`Error`, or allOf with `Error`)', validation: ['422'] },
+};
+
+function surfaceOf(path) {
+  if (path.startsWith('/api/')) return 'conventions';
+  if (path === '/token') return 'token';
+  return 'root';
+}
+
+function notResource(path) {
+  return NOT_RESOURCES.find((entry) => entry.pattern.test(path));
+}
+
+/** Static segments that name resources: path parameters and the `/api/v1` prefix left out. */
+function resourceSegments(path) {
+  return path
+    .split('/')
+    .filter((segment) => segment !== '' && !/^\{.*\}$/.test(segment) && !PREFIX_SEGMENT.test(segment));
+}
+
+/**
+ * A collection path: a resource path whose last segment names resources (not a path parameter,
+ * which makes it an item path, and not a singleton such as `me`).
+ */
+function isCollectionPath(path) {
+  if (notResource(path)) return false;
+  const last = path.split('/').pop();
+  return last !== '' && !/^\{.*\}$/.test(last) && !PREFIX_SEGMENT.test(last) && !SINGLETONS.has(last);
+}
+
+/** A plural noun, as far as a linter can tell: it ends in `s` (but not `ss`, as `access`). */
+function isPlural(segment) {
+  const lastWord = segment.split(/[-_.]/).pop();
+  return /[^s]s$/.test(lastWord);
+}
+
+function words(segment) {
+  return segment
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word.toLowerCase());
+}
+
+/** Follows `$ref`s to the node they name. */
+function deref(ctx, node) {
+  let current = node;
+  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string' && hops < 20; hops++) {
+    current = ctx.resolve(current).node;
+  }
+  return current;
+}
+
+function isJsonMediaType(mediaType) {
+  return /^application\/([\w.-]+\+)?json$/.test(mediaType);
+}
+
+/**
+ * The operations the error-response rules cover: those that answer JSON only. HTML pages, static
+ * files and the Prometheus text of /metrics are not API operations: they are served before the
+ * request validator and have no JSON error contract of their own beyond what they declare.
+ */
+function answersJsonOnly(ctx, operation) {
+  return Object.values(operation.responses || {}).every((raw) => {
+    const response = deref(ctx, raw) || {};
+    return Object.keys(response.content || {}).every(isJsonMediaType);
+  });
+}
+
+function hasRequestBody(ctx, operation) {
+  return operation.requestBody !== undefined && deref(ctx, operation.requestBody) !== undefined;
+}
+
+/** `#/components/schemas/Name` → true when `schema` is `Name` or built on it (allOf), or every alternative is. */
+function extendsSchema(ctx, schema, name, depth = 0) {
+  if (!schema || typeof schema !== 'object' || depth > 20) return false;
+  if (typeof schema.$ref === 'string') {
+    if (schema.$ref === `#/components/schemas/${name}`) return true;
+    return extendsSchema(ctx, ctx.resolve(schema).node, name, depth + 1);
+  }
+  if (Array.isArray(schema.allOf) && schema.allOf.some((member) => extendsSchema(ctx, member, name, depth + 1))) return true;
+  for (const keyword of ['anyOf', 'oneOf']) {
+    if (Array.isArray(schema[keyword]) && schema[keyword].length > 0) {
+      return schema[keyword].every((member) => extendsSchema(ctx, member, name, depth + 1));
+    }
+  }
+  return false;
+}
+
+/** The conventions surface's error envelope: an object whose `error` is an `ApiErrorObject` (or `ApiError` itself). */
+function isApiErrorEnvelope(ctx, schema, depth = 0) {
+  if (!schema || typeof schema !== 'object' || depth > 20) return false;
+  if (typeof schema.$ref === 'string') {
+    if (schema.$ref === '#/components/schemas/ApiError') return true;
+    return isApiErrorEnvelope(ctx, ctx.resolve(schema).node, depth + 1);
+  }
+  for (const keyword of ['anyOf', 'oneOf']) {
+    if (Array.isArray(schema[keyword]) && schema[keyword].length > 0) {
+      return schema[keyword].every((member) => isApiErrorEnvelope(ctx, member, depth + 1));
+    }
+  }
+  if (Array.isArray(schema.allOf) && schema.allOf.some((member) => isApiErrorEnvelope(ctx, member, depth + 1))) return true;
+  const error = schema.properties && schema.properties.error;
+  return Boolean(error) && extendsSchema(ctx, error, 'ApiErrorObject');
+}
+
+function hasSurfaceErrorBody(ctx, surface, schema) {
+  if (surface === 'conventions') return isApiErrorEnvelope(ctx, schema);
+  if (surface === 'token') return extendsSchema(ctx, schema, 'OAuthError');
+  return extendsSchema(ctx, schema, 'Error');
+}
+
+/**
+ * Calls `check(operation, {path, method, surface, location, security})` for every operation of
+ * the `paths` map. `location` is the operation's; `security` its effective requirement.
+ */
+function operationVisitor(check) {
+  let rootSecurity = [];
+  return {
+    Root: {
+      enter(root) {
+        rootSecurity = Array.isArray(root.security) ? root.security : [];
+      },
+    },
+    PathItem: {
+      enter(pathItem, ctx) {
+        const path = String(ctx.key);
+        if (!path.startsWith('/')) return; // webhooks and callbacks are not paths of this API
+        for (const method of METHODS) {
+          const operation = pathItem[method];
+          if (!operation || typeof operation !== 'object') continue;
+          check(operation, {
+            ctx,
+            path,
+            method,
+            surface: surfaceOf(path),
+            location: ctx.location.child([method]),
+            security: Array.isArray(operation.security) ? operation.security : rootSecurity,
+          });
+        }
+      },
+    },
+  };
+}
+
+/** A rule that requires the statuses `required(...)` names on every operation it answers for. */
+function requiredResponsesRule(required) {
+  return () =>
+    operationVisitor((operation, at) => {
+      const { ctx, path, method, location } = at;
+      const responses = operation.responses || {};
+      for (const { status, why } of required(operation, at)) {
+        if (responses[status] !== undefined) continue;
+        ctx.report({
+          message: `${method.toUpperCase()} ${path} declares no ${status} response: ${why}.`,
+          location: location.child(['responses']).key(),
+        });
+      }
+    });
+}
+
+/** Credentials a server can refuse as forbidden: a wrong API key, a cookie-authenticated change from a foreign origin. */
+const FORBIDDEN_ABLE = new Set(['ApiKeyAuth', 'SessionCookie']);
+
+/**
+ * `secured-operation-auth-errors`: a secured operation (one whose effective `security` has no
+ * anonymous `{}` alternative) declares 401; one that accepts an API key or the session cookie also
+ * declares 403 (a wrong API key, or a cookie-authenticated change from an origin that is not
+ * allowed). Bearer-only operations (/protected, /metrics) cannot answer 403 and are not asked to.
+ */
+const SecuredOperationAuthErrors = requiredResponsesRule((operation, { security }) => {
+  const secured = security.length > 0 && !security.some((requirement) => Object.keys(requirement || {}).length === 0);
+  if (!secured) return [];
+  const required = [{ status: '401', why: 'a secured operation answers 401 without a valid credential' }];
+  const schemes = new Set(security.flatMap((requirement) => Object.keys(requirement || {})));
+  if ([...schemes].some((scheme) => FORBIDDEN_ABLE.has(scheme))) {
+    required.push({ status: '403', why: 'an operation that accepts an API key or the session cookie answers 403 to a wrong key or a foreign origin' });
+  }
+  return required;
+});
+
+/**
+ * `validation-error-response`: every JSON operation declares how it refuses a bad request, as its
+ * surface does: 422 on the root surface (plus 400 for malformed JSON where it reads a body), 400 on
+ * `/api` and on the token endpoint.
+ */
+const ValidationErrorResponse = requiredResponsesRule((operation, { ctx, surface }) => {
+  if (!answersJsonOnly(ctx, operation)) return [];
+  const required = SURFACES[surface].validation.map((status) => ({
+    status,
+    why: `${SURFACES[surface].name} refuses a request that breaks the schema with ${status}`,
+  }));
+  if (surface === 'root' && hasRequestBody(ctx, operation)) {
+    required.push({ status: '400', why: 'an operation of the root agent service that reads a body answers 400 to malformed JSON' });
+  }
+  return required;
+});
+
+/** `not-found-response`: a JSON operation on a path with a path parameter declares 404 (the parameter may name nothing). */
+const NotFoundResponse = requiredResponsesRule((operation, { ctx, path }) => {
+  if (!answersJsonOnly(ctx, operation) || !/\{[^}]+\}/.test(path)) return [];
+  return [{ status: '404', why: 'a path parameter can name no resource (or one the caller may not see)' }];
+});
+
+/** `rate-limit-response`: every JSON operation declares 429. */
+const RateLimitResponse = requiredResponsesRule((operation, { ctx }) => {
+  if (!answersJsonOnly(ctx, operation)) return [];
+  return [{ status: '429', why: 'every operation is rate-limited and answers 429 with Retry-After' }];
+});
+
+/** `internal-error-response`: every JSON operation declares 500. */
+const InternalErrorResponse = requiredResponsesRule((operation, { ctx }) => {
+  if (!answersJsonOnly(ctx, operation)) return [];
+  return [{ status: '500', why: 'any operation can fail unexpectedly and answers 500 in its surface’s error shape' }];
+});
+
+/**
+ * `error-response-schema`: every 4xx and 5xx response with a JSON body has its surface's error body
+ * (see SURFACES), whatever the operation's other media types.
+ */
+function ErrorResponseSchema() {
+  return operationVisitor((operation, { ctx, path, method, surface, location }) => {
+    for (const [status, raw] of Object.entries(operation.responses || {})) {
+      if (!/^[45]\d\d$/.test(status)) continue;
+      const response = deref(ctx, raw) || {};
+      for (const [mediaType, media] of Object.entries(response.content || {})) {
+        if (!isJsonMediaType(mediaType)) continue;
+        if (hasSurfaceErrorBody(ctx, surface, media && media.schema)) continue;
+        ctx.report({
+          message: `${method.toUpperCase()} ${path} ${status}: the body must be ${SURFACES[surface].errorBody}, the error body of ${SURFACES[surface].name}.`,
+          location: location.child(['responses', status]),
+        });
+      }
+    }
+  });
+}
+
+function queryParameters(ctx, pathItem, operation) {
+  const names = new Set();
+  for (const raw of [...(pathItem.parameters || []), ...(operation.parameters || [])]) {
+    const parameter = deref(ctx, raw);
+    if (parameter && parameter.in === 'query') names.add(parameter.name);
+  }
+  return names;
+}
+
+function successSchema(ctx, operation) {
+  const response = deref(ctx, (operation.responses || {})['200']);
+  const media = response && response.content && response.content['application/json'];
+  return media ? deref(ctx, media.schema) : undefined;
+}
+
+function isArraySchema(schema) {
+  if (!schema) return false;
+  return schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'));
+}
+
+/**
+ * `collection-pagination`: GET on a collection path pages the way its surface does.
+ * - root agent service: `skip` and `limit` query parameters, and a bare JSON array.
+ * - conventions surface: `cursor` and `limit` with a `{data: [...], meta: {nextCursor, hasMore}}`
+ *   envelope (posts, agents, tasks), or `page` and `limit` with `{data: [...], meta: {total, page,
+ *   limit}}` (users).
+ */
+function CollectionPagination() {
+  return {
+    PathItem: {
+      enter(pathItem, ctx) {
+        const path = String(ctx.key);
+        if (!path.startsWith('/') || !isCollectionPath(path)) return;
+        const operation = pathItem.get;
+        if (!operation || typeof operation !== 'object') return;
+        const surface = surfaceOf(path);
+        const query = queryParameters(ctx, pathItem, operation);
+        const body = successSchema(ctx, operation);
+        const problems = [];
+        if (surface === 'root') {
+          for (const name of ['skip', 'limit']) if (!query.has(name)) problems.push(`the \`${name}\` query parameter`);
+          if (!isArraySchema(body)) problems.push('a bare JSON array as its 200 body');
+        } else if (surface === 'conventions') {
+          const style = query.has('cursor') ? 'cursor' : query.has('page') ? 'page' : undefined;
+          if (!style) problems.push('the `cursor` (or, page-numbered, `page`) query parameter');
+          if (!query.has('limit')) problems.push('the `limit` query parameter');
+          const properties = (body && body.properties) || {};
+          if (!isArraySchema(deref(ctx, properties.data))) problems.push('a `data` array in its 200 envelope');
+          const meta = deref(ctx, properties.meta);
+          const metaFields = Object.keys((meta && meta.properties) || {});
+          const wanted = style === 'page' ? ['total', 'page', 'limit'] : ['nextCursor', 'hasMore'];
+          const missing = wanted.filter((field) => !metaFields.includes(field));
+          if (missing.length > 0) problems.push(`\`meta\` with ${wanted.map((field) => `\`${field}\``).join(', ')} in its 200 envelope`);
+        }
+        for (const problem of problems) {
+          ctx.report({
+            message: `GET ${path} lists a collection of ${SURFACES[surface].name}, so it must declare ${problem}.`,
+            location: ctx.location.child(['get']).key(),
+          });
+        }
+      },
+    },
+  };
+}
+
+/**
+ * `collection-path-plural-nouns`: every static segment of a resource path (see NOT_RESOURCES) is a
+ * plural noun (it ends in `s`) or a singleton noun (`me`); the `/api/v1` prefix and path parameters
+ * are not resource names.
+ */
+function CollectionPathPluralNouns() {
+  return {
+    PathItem: {
+      enter(_pathItem, ctx) {
+        const path = String(ctx.key);
+        if (!path.startsWith('/') || notResource(path)) return;
+        for (const segment of resourceSegments(path)) {
+          if (SINGLETONS.has(segment) || isPlural(segment)) continue;
+          ctx.report({
+            message: `\`${segment}\` in ${path} is not a plural noun: collections are named by plural nouns (\`/agents\`, not \`/agent\`).`,
+            location: ctx.location.key(),
+          });
+        }
+      },
+    },
+  };
+}
+
+/** `collection-path-no-verbs`: no word of a resource path's static segments is an action verb (VERBS). */
+function CollectionPathNoVerbs() {
+  return {
+    PathItem: {
+      enter(_pathItem, ctx) {
+        const path = String(ctx.key);
+        if (!path.startsWith('/') || notResource(path)) return;
+        for (const segment of resourceSegments(path)) {
+          for (const word of words(segment)) {
+            if (!VERBS.has(word)) continue;
+            ctx.report({
+              message: `\`${segment}\` in ${path} holds the verb \`${word}\`: the HTTP method is the action, the path names resources.`,
+              location: ctx.location.key(),
+            });
+          }
+        }
+      },
+    },
+  };
+}
+
+function describedByItself(schema) {
+  return schema && typeof schema === 'object' && typeof schema.description === 'string' && schema.description.trim() !== '';
+}
+
+/**
+ * Whether a property's schema carries a description the reference documentation shows: its own
+ * (a `$ref` may have a sibling `description` in OpenAPI 3.1), or, when it is a bare `$ref` or an
+ * allOf, that of the schema it refers to or builds on.
+ */
+function isDescribed(ctx, schema, depth = 0) {
+  if (!schema || typeof schema !== 'object' || depth > 20) return false;
+  if (describedByItself(schema)) return true;
+  if (typeof schema.$ref === 'string') return isDescribed(ctx, ctx.resolve(schema).node, depth + 1);
+  return Array.isArray(schema.allOf) && schema.allOf.some((member) => isDescribed(ctx, member, depth + 1));
+}
+
+/** The properties that the members of an allOf declare with a description. */
+function describedProperties(ctx, members) {
+  const names = new Set();
+  for (const raw of members) {
+    const member = deref(ctx, raw);
+    if (!member || typeof member !== 'object') continue;
+    for (const [name, property] of Object.entries(member.properties || {})) if (isDescribed(ctx, property)) names.add(name);
+    if (Array.isArray(member.allOf)) for (const name of describedProperties(ctx, member.allOf)) names.add(name);
+  }
+  return names;
+}
+
+/**
+ * `schema-property-description`: every property of every schema has a description (see
+ * isDescribed). A property that an allOf member only narrows (`error: {const: not_found}` beside
+ * `$ref: Error`) keeps the description of the member that declares it.
+ */
+function SchemaPropertyDescription() {
+  // allOf members (inline) → the property names their siblings already describe.
+  const narrowing = new WeakMap();
+  return {
+    Schema: {
+      enter(schema, ctx) {
+        if (Array.isArray(schema.allOf)) {
+          const described = describedProperties(ctx, schema.allOf);
+          for (const member of schema.allOf) if (member && typeof member === 'object' && !member.$ref) narrowing.set(member, described);
+        }
+        if (!schema.properties || typeof schema.properties !== 'object') return;
+        const inherited = narrowing.get(schema) || new Set();
+        for (const [name, property] of Object.entries(schema.properties)) {
+          if (inherited.has(name) || isDescribed(ctx, property)) continue;
+          ctx.report({
+            message: `Property \`${name}\` has no description (give it one, or give the schema it refers to one).`,
+            location: ctx.location.child(['properties', name]).key(),
+          });
+        }
+      },
+    },
+  };
+}
+
+module.exports = function agentFleetPlugin() {
+  return {
+    id: 'agent-fleet',
+    rules: {
+      oas3: {
+        'collection-path-plural-nouns': CollectionPathPluralNouns,
+        'collection-path-no-verbs': CollectionPathNoVerbs,
+        'secured-operation-auth-errors': SecuredOperationAuthErrors,
+        'validation-error-response': ValidationErrorResponse,
+        'not-found-response': NotFoundResponse,
+        'rate-limit-response': RateLimitResponse,
+        'internal-error-response': InternalErrorResponse,
+        'error-response-schema': ErrorResponseSchema,
+        'collection-pagination': CollectionPagination,
+        'schema-property-description': SchemaPropertyDescription,
+      },
+    },
+  };
+};
