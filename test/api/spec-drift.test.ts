@@ -1,7 +1,8 @@
 import { loadApiDocument } from '../../src/http/openapi';
 import { loadContract, type Contract } from '../support/fuzzer/contract';
 import { describeEachDatabase, startTestApp } from '../support/harness';
-import { roundTripCases, walkRoundTrips, writeOperations, type RoundTripResult } from '../support/spec-drift/round-trip';
+import { roundTripCases, walkRoundTrips, type RoundTripResult } from '../support/spec-drift/round-trip';
+import { writeOperations } from '../support/spec-drift/spec-client';
 
 /** One line per case that failed: `POST /agents name: sent "x", read back "y"`. */
 const problemsOf = (results: RoundTripResult[]) => results.filter((result) => result.problem).map((result) => `${result.operation} ${result.property}: ${result.problem}`);
