@@ -1,6 +1,6 @@
 import type { Contract, Operation, ParameterObject } from '../fuzzer/contract';
 import { flattenSchema, type Schema } from '../fuzzer/values';
-import { isValid, propertiesOf, samplesOf, whyInvalid } from './samples';
+import { isValid, propertiesOf, samplesOf, strongPassword, unique, whyInvalid } from './samples';
 
 /**
  * A client of a running service that knows nothing but its OpenAPI document: it finds the create
@@ -45,6 +45,22 @@ export function jsonBodyOf(operation: Operation): Schema | undefined {
   return schema ? flattenSchema(schema) : undefined;
 }
 
+/** The `tokenUrl`s of the document's OAuth 2.0 password flows. */
+export function passwordTokenUrls(contract: Contract): string[] {
+  const schemes = ((contract.document.components as { securitySchemes?: Record<string, { flows?: { password?: { tokenUrl?: string } } }> } | undefined)?.securitySchemes ?? {}) as Record<string, { flows?: { password?: { tokenUrl?: string } } }>;
+  return Object.values(schemes).flatMap((scheme) => (scheme.flows?.password?.tokenUrl ? [scheme.flows.password.tokenUrl] : []));
+}
+
+/** The header names of the API-key schemes (`type: apiKey, in: header`) an operation accepts. */
+export function apiKeyHeadersOf(contract: Contract, operation: Operation): string[] {
+  const schemes = ((contract.document.components as { securitySchemes?: Record<string, { type?: string; in?: string; name?: string }> } | undefined)?.securitySchemes ?? {}) as Record<string, { type?: string; in?: string; name?: string }>;
+  const requirements = (operation.operation.security ?? (contract.document.security as Array<Record<string, string[]>> | undefined) ?? []) as Array<Record<string, string[]>>;
+  return [...new Set(requirements.flatMap((requirement) => Object.keys(requirement)).flatMap((key) => {
+    const scheme = schemes[key];
+    return scheme?.type === 'apiKey' && scheme.in === 'header' && scheme.name ? [scheme.name] : [];
+  }))];
+}
+
 /** `security: []`: no credential needed. */
 export const isPublic = (operation: Operation) => Array.isArray(operation.operation.security) && operation.operation.security.length === 0;
 
@@ -70,7 +86,9 @@ export const isObject = (value: unknown): value is Json => typeof value === 'obj
 export interface Exchange {
   status: number;
   headers: Headers;
+  /** Parsed when it is JSON, the text otherwise. */
   body: unknown;
+  text: string;
 }
 
 export interface Session {
@@ -141,7 +159,7 @@ export class SpecClient {
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text !== '') parsed = JSON.parse(text) as unknown;
-    return { status: res.status, headers: res.headers, body: parsed };
+    return { status: res.status, headers: res.headers, body: parsed, text };
   }
 
   /** The resource in a body: bare, or in the envelope's `data` (in a list, the item with the id). */
@@ -183,6 +201,27 @@ export class SpecClient {
       else if (required.has(name)) body[name] = current && name in current ? current[name] : samplesOf(name, property)[0];
     }
     return body;
+  }
+
+  /**
+   * A body the operation accepts, in the first media type it declares (JSON or a form), or
+   * undefined when it takes none. A partial update gets as many properties as it needs.
+   */
+  requestBodyOf(operation: Operation, session: Session): { contentType: string; raw: string } | undefined {
+    const [contentType, media] = Object.entries(operation.operation.requestBody?.content ?? {})[0] ?? [];
+    if (!contentType || !media?.schema) return undefined;
+    const schema = flattenSchema(media.schema);
+    const body = this.bodyFor(schema, session);
+    // The token endpoint of an OAuth 2.0 password flow takes RFC 6749 section 4.3.2's grant, whatever its schema allows.
+    if (passwordTokenUrls(this.contract).includes(operation.template)) Object.assign(body, { grant_type: 'password', username: `drift-${unique()}@example.test`, password: strongPassword() });
+    const minimum = typeof schema.minProperties === 'number' ? schema.minProperties : 0;
+    for (const [name, property] of propertiesOf(schema)) {
+      if (Object.keys(body).length >= minimum) break;
+      if (!(name in body) && property.readOnly !== true && property.writeOnly !== true) body[name] = samplesOf(name, property)[0];
+    }
+    if (!isValid(schema, body)) fail(`the client built a body ${operation.method} ${operation.template} refuses: ${show(body)} (${whyInvalid(schema)})`);
+    if (contentType === 'application/x-www-form-urlencoded') return { contentType, raw: new URLSearchParams(Object.entries(body).map(([key, value]) => [key, String(value)])).toString() };
+    return { contentType, raw: JSON.stringify(body) };
   }
 
   /** Creates with `body`: the answer's resource, where to read it back, and whom to read it as. */

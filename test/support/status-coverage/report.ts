@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Contract } from '../fuzzer/contract';
 import type { ResponseRecord } from './recorder';
+import { UNREACHABLE, unreachableKey } from './unreachable';
 
 /** `GET /agents/{agent_id}`, one status it declares, and how many recorded responses had it. */
 export interface StatusPair {
@@ -15,7 +16,12 @@ export interface StatusPair {
 export interface StatusCoverage {
   declared: StatusPair[];
   covered: StatusPair[];
+  /** Never produced, and not reviewed as unreachable: what the reporter fails a run of the whole suite for. */
   gaps: StatusPair[];
+  /** Never produced, reviewed as unreachable (unreachable.ts), with the reason. */
+  unreachable: Array<StatusPair & { reason: string }>;
+  /** Entries of unreachable.ts that a test produced or api.yaml no longer declares. */
+  stale: string[];
   /** Responses of an operation with a status it does not declare (the response validation cannot see every one). */
   undeclared: StatusPair[];
   /** Recorded responses in all. */
@@ -39,7 +45,7 @@ export function readRecords(directory: string): ResponseRecord[] {
  * counts for the operation its method and path match (HEAD does not count for GET; a path or
  * method api.yaml does not declare counts for no operation).
  */
-export function statusCoverage(contract: Contract, records: ResponseRecord[]): StatusCoverage {
+export function statusCoverage(contract: Contract, records: ResponseRecord[], reviewed: Record<string, string> = UNREACHABLE): StatusCoverage {
   const counts = new Map<string, Record<string, number>>();
   const matches = new Map<string, string | undefined>();
   for (const record of records) {
@@ -70,10 +76,18 @@ export function statusCoverage(contract: Contract, records: ResponseRecord[]): S
       const [operation = '', status = ''] = key.split('\t');
       return { operation, status, responses: total(files), files };
     });
+  const reasonOf = (pair: StatusPair) => reviewed[unreachableKey(pair.operation, pair.status)];
+  const produced = new Set(declared.filter((pair) => pair.responses > 0).map((pair) => unreachableKey(pair.operation, pair.status)));
+  const declaredPairs = new Set(declared.map((pair) => unreachableKey(pair.operation, pair.status)));
   return {
     declared,
     covered: declared.filter((pair) => pair.responses > 0),
-    gaps: declared.filter((pair) => pair.responses === 0),
+    gaps: declared.filter((pair) => pair.responses === 0 && reasonOf(pair) === undefined),
+    unreachable: declared.flatMap((pair) => {
+      const reason = reasonOf(pair);
+      return pair.responses === 0 && reason !== undefined ? [{ ...pair, reason }] : [];
+    }),
+    stale: Object.keys(reviewed).flatMap((key) => (produced.has(key) ? [`${key} is listed as unreachable, yet a test produced it`] : declaredPairs.has(key) ? [] : [`${key} is listed as unreachable, and api.yaml does not declare it`])),
     undeclared,
     responses: records.length,
   };
@@ -89,7 +103,10 @@ function byOperation(pairs: StatusPair[]): Array<[string, string[]]> {
 const percent = (coverage: StatusCoverage) => (coverage.declared.length === 0 ? 100 : (100 * coverage.covered.length) / coverage.declared.length).toFixed(1);
 
 export function summaryLine(coverage: StatusCoverage): string {
-  return `Status coverage: ${coverage.covered.length} of ${coverage.declared.length} (operation, status) pairs of api.yaml produced (${percent(coverage)}%) by ${coverage.responses} recorded responses.`;
+  return (
+    `Status coverage: ${coverage.covered.length} of ${coverage.declared.length} (operation, status) pairs of api.yaml produced (${percent(coverage)}%) by ${coverage.responses} recorded responses; ` +
+    `${coverage.unreachable.length} reviewed as unreachable, ${coverage.gaps.length} never produced.`
+  );
 }
 
 /** The short text the reporter prints. */
@@ -99,6 +116,7 @@ export function renderText(coverage: StatusCoverage): string {
     lines.push('Never produced:');
     for (const [operation, statuses] of byOperation(coverage.gaps)) lines.push(`  ${operation}: ${statuses.join(', ')}`);
   }
+  for (const stale of coverage.stale) lines.push(`Stale entry of unreachable.ts: ${stale}`);
   if (coverage.undeclared.length > 0) {
     lines.push('Produced but not declared:');
     for (const pair of coverage.undeclared) lines.push(`  ${pair.operation}: ${pair.status} (${pair.responses}x, ${Object.keys(pair.files).join(', ')})`);
@@ -129,6 +147,13 @@ export function renderMarkdown(coverage: StatusCoverage, context: { wholeSuite: 
     lines.push('| Operation | Statuses |', '|---|---|');
     for (const [operation, statuses] of byOperation(coverage.gaps)) lines.push(`| \`${operation}\` | ${statuses.join(', ')} |`);
   }
+  lines.push('', '## Reviewed as unreachable', '');
+  if (coverage.unreachable.length === 0) lines.push('None.');
+  else {
+    lines.push('| Operation | Status | Why no request can produce it |', '|---|---|---|');
+    for (const pair of coverage.unreachable) lines.push(`| \`${pair.operation}\` | ${pair.status} | ${pair.reason.replace(/\|/g, '\\|')} |`);
+  }
+  if (coverage.stale.length > 0) lines.push('', '## Stale entries of the unreachable list', '', ...coverage.stale.map((stale) => `- ${stale}`));
   lines.push('', '## Produced but not declared', '');
   if (coverage.undeclared.length === 0) lines.push('None.');
   else {

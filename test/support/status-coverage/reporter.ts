@@ -56,8 +56,9 @@ export default class StatusCoverageReporter implements Reporter {
       const scope = wholeSuite ? '' : `\n(part of the suite ran: ${filters.join('; ')}; gaps do not fail it)`;
       process.stderr.write(`\n${renderText(coverage)}${scope}\nReport: ${path.relative(process.cwd(), output)}\n\n`);
       const passed = results.numFailedTests === 0 && results.numRuntimeErrorTestSuites === 0 && !results.runExecError;
-      if (wholeSuite && passed && coverage.gaps.length > 0) {
-        this.error = new Error(`${coverage.gaps.length} (operation, status) pairs api.yaml declares were never produced by a test (listed above)`);
+      if (wholeSuite && passed && (coverage.gaps.length > 0 || coverage.stale.length > 0)) {
+        const problems = [coverage.gaps.length > 0 ? `${coverage.gaps.length} (operation, status) pairs api.yaml declares were never produced by a test` : '', coverage.stale.length > 0 ? `${coverage.stale.length} entries of unreachable.ts are stale` : ''];
+        this.error = new Error(`${problems.filter(Boolean).join('; ')} (listed above)`);
       }
     } finally {
       rmSync(directory, { recursive: true, force: true });
