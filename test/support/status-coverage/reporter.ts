@@ -59,6 +59,7 @@ export default class StatusCoverageReporter implements Reporter {
       if (wholeSuite && passed && (coverage.gaps.length > 0 || coverage.stale.length > 0)) {
         const problems = [coverage.gaps.length > 0 ? `${coverage.gaps.length} (operation, status) pairs api.yaml declares were never produced by a test` : '', coverage.stale.length > 0 ? `${coverage.stale.length} entries of unreachable.ts are stale` : ''];
         this.error = new Error(`${problems.filter(Boolean).join('; ')} (listed above)`);
+        process.stderr.write(`Status coverage fails this run: ${this.error.message}.\n\n`);
       }
     } finally {
       rmSync(directory, { recursive: true, force: true });

@@ -17,6 +17,14 @@ export const UNREACHABLE: Record<string, string> = {
     'The handler catches every failure after finding the provider (state, code exchange, ID token, the database transaction, the session) and redirects to a failure page (302).',
   'GET /api/auth/oauth/{provider}/callback 503':
     'A database outage during the callback is caught with every other failure and answered with a redirect to /login?error=oauth_failed (302), not 503: api.yaml declares what the handler never sends.',
+  'PUT /api/v1/agents/{agent_id} 409':
+    'A replace changes only name and type (replaceAgent in src/domain/agents.ts), neither of which has a state or a uniqueness to conflict with; the root PUT /agents/{agent_id} declares no 409.',
+  'DELETE /api/v1/agents/{agent_id} 409':
+    'deleteAgent throws nothing but 404 and 412: an agent is deleted in any status, its tasks with it (the foreign key cascades).',
+  'DELETE /api/v1/agents/{agent_id}/tasks/{task_id} 409':
+    'deleteTask throws nothing but 404 and 412: a task is deleted in any status (a running one cancels first).',
+  'DELETE /api/v1/users/{user_id} 409':
+    'deleteUser throws nothing but 403, 404 and 412: a user is deleted with their posts, agents and tasks (the foreign keys cascade).',
 };
 
 /** `GET /health 500`. */
