@@ -122,8 +122,8 @@ const FAMILIES: Record<string, Family> = {
     request: async (operation, context) => {
       const fixture = await context.fixture(operation);
       const segments = fixture.path.split('/');
-      // The fixture's own value when no create operation makes the parameter (a provider, a file): a sample no provider or file has.
-      if (fixture.id !== undefined) segments[segments.length - (operation.template.endsWith('}') ? 1 : 2)] = randomUUID();
+      // A new id where a create operation made the last one; otherwise the fixture's own sample, which no provider or file has.
+      if (fixture.id !== undefined) segments[operation.template.split('/').findLastIndex((segment) => segment.startsWith('{'))] = randomUUID();
       return { path: segments.join('/'), options: withValidBody(operation, context, fixture.session, signedIn(fixture.session, context)) };
     },
   },
