@@ -10,6 +10,10 @@ module.exports = {
   // ESM-only packages are transformed to CommonJS too.
   transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi|oidc-provider|marked)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  // Status coverage: every response of the in-process apps is recorded, and the reporter lists the
+  // (operation, status) pairs of api.yaml no test produced (build/status-coverage.md).
+  setupFilesAfterEnv: ['<rootDir>/test/support/status-coverage/record-responses.ts'],
+  reporters: ['default', '<rootDir>/test/support/status-coverage/reporter.js'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -12,4 +12,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 180000,
   maxWorkers: 1,
+  // Their services are real processes: no in-process responses to count for status coverage.
+  setupFilesAfterEnv: [],
+  reporters: ['default'],
 };

@@ -301,7 +301,7 @@ describeEachDatabase('the /api/v1 conventions surface', (get) => {
       expect((await get().anonymous.get('/api/v1/users').set('X-API-Key', TEST_API_KEY)).status).toBe(403);
     });
 
-    it('when a user reads, replaces, patches and deletes themself, then each works; another user is 404 to them', async () => {
+    it('when a user reads, replaces, patches and deletes themself, then each works; another user is 404 to them, and their e-mail 409 to a patch or a replace', async () => {
       const me = await get().signUp();
       const other = await get().signUp();
       const read = await me.http.get(`/api/v1/users/${me.user.id}`).expect(200);
@@ -321,6 +321,10 @@ describeEachDatabase('the /api/v1 conventions surface', (get) => {
       const taken = await me.http.patch(`/api/v1/users/${me.user.id}`).send({ email: other.user.email.toUpperCase(), current_password: me.password });
       expect(taken.status).toBe(409);
       expect(taken.body.error.code).toBe('CONFLICT');
+      const takenByReplace = await me.http.put(`/api/v1/users/${me.user.id}`).send({ name: 'Renamed', email: other.user.email, age: 42, current_password: me.password });
+      expect(takenByReplace.status).toBe(409);
+      expect(takenByReplace.headers['content-type']).toMatch(/^application\/json/);
+      expect(takenByReplace.body).toEqual({ error: { code: 'CONFLICT', message: 'A user with this email already exists', requestId: takenByReplace.headers['x-request-id'] } });
 
       for (const body of [{ role: 'admin' }, { id: other.user.id }, { password_hash: 'x' }, {}, { age: 151 }, { name: '' }]) {
         const res = await me.http.patch(`/api/v1/users/${me.user.id}`).send(body);

@@ -1,3 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Config } from '@jest/types';
+import { RECORD_DIR_ENV } from './status-coverage/recorder';
 import { CHROMIUM_PATH, chromiumRunnable, IN_CI, PG_TEST_URL, postgresReachable, REDIS_TEST_URL, redisReachable } from './services';
 
 interface Service {
@@ -16,11 +21,18 @@ const SERVICES: Service[] = [
   { name: 'Chromium', where: `${CHROMIUM_PATH} (set CHROMIUM_PATH or apt-get install chromium)`, flag: 'TEST_CHROMIUM_AVAILABLE', probe: chromiumRunnable },
 ];
 
+/** The status-coverage reporter is listening: its module is among the run's reporters. */
+const STATUS_COVERAGE_REPORTER = /[\\/]status-coverage[\\/]reporter\.js$/;
+
 /**
  * Probes the services the suites need once. In CI a missing service fails the run; on a
- * developer's machine its suites are skipped with the reason printed.
+ * developer's machine its suites are skipped with the reason printed. When the status-coverage
+ * reporter is configured, makes the directory the workers record their responses in.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: Config.GlobalConfig): Promise<void> {
+  if ((globalConfig.reporters ?? []).some((reporter) => STATUS_COVERAGE_REPORTER.test(typeof reporter === 'string' ? reporter : reporter[0]))) {
+    process.env[RECORD_DIR_ENV] = mkdtempSync(path.join(os.tmpdir(), 'agent-fleet-status-coverage-'));
+  }
   for (const service of SERVICES) {
     const problem = await service.probe();
     if (problem && IN_CI) throw new Error(`${service.name} at ${service.where} is required in CI and unavailable: ${problem}`);

@@ -17,6 +17,7 @@ import { signUp } from '../../src/domain/users';
 import { loadConfig, type Config, type DatabaseConfig, type DatabaseLimits } from '../../src/config';
 import { connectDatabase, type Database } from '../../src/data/database';
 import { createHttpServer } from '../../src/http/http-server';
+import type { ApiDocument } from '../../src/http/openapi';
 import { createMetrics, type Metrics } from '../../src/http/observability';
 import { createLogger } from '../../src/logger';
 import { PG_TEST_URL } from './services';
@@ -150,15 +151,18 @@ export interface TestApp {
 
 let userCounter = 0;
 
-/** `overrides.database.limits`, when given, bound the test database's waits (its client and file are the test's own). */
-export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestApp> {
+/**
+ * `overrides.database.limits`, when given, bound the test database's waits (its client and file are
+ * the test's own). `options.apiDocument` replaces api.yaml (a planted document, for tests of the tests).
+ */
+export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}, options: { apiDocument?: ApiDocument } = {}): Promise<TestApp> {
   const database = await openTestDatabase(kind, overrides.database?.limits);
   const config = testConfig({ logLevel: 'info', ...overrides, database: database.config });
   const logs = new LogCapture();
   const tokens = createTokenService(config.auth.jwt);
   const logger = createLogger(config, logs);
   const metrics = createMetrics();
-  const app = buildApp({ config, db: database.db, logger, tokens, metrics });
+  const app = buildApp({ config, db: database.db, logger, tokens, metrics, apiDocument: options.apiDocument });
   let server: Server | undefined;
   let baseUrl: Promise<string> | undefined;
   const listen = () => {

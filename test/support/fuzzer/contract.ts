@@ -1,7 +1,7 @@
 import $RefParser from '@apidevtools/json-schema-ref-parser';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { loadApiDocument, API_DOCUMENT_PATH } from '../../../src/http/openapi';
+import { loadApiDocument, API_DOCUMENT_PATH, type ApiDocument } from '../../../src/http/openapi';
 
 export type FailureCategory = '5xx' | 'contract' | 'shape';
 export type Surface = 'root' | 'api' | 'oauth';
@@ -97,10 +97,10 @@ export interface ContractOptions {
   alwaysSent?: readonly string[];
 }
 
-/** Loads api.yaml, dereferences it and compiles one validator per response schema, lazily. */
-export async function loadContract(file: string = API_DOCUMENT_PATH, options: ContractOptions = {}): Promise<Contract> {
+/** Loads api.yaml (or another file, or a document already parsed), dereferences it and compiles one validator per response schema, lazily. */
+export async function loadContract(source: string | ApiDocument = API_DOCUMENT_PATH, options: ContractOptions = {}): Promise<Contract> {
   const alwaysSent = new Set((options.alwaysSent ?? []).map((name) => name.toLowerCase()));
-  const raw = loadApiDocument(file);
+  const raw = typeof source === 'string' ? loadApiDocument(source) : source;
   const document = (await $RefParser.dereference(structuredClone(raw) as never, { dereference: { circular: 'ignore' } })) as unknown as Record<string, unknown>;
   const components = (document.components ?? {}) as { schemas?: Record<string, Schema>; responses?: Record<string, ResponseObject> };
   const schemas = components.schemas ?? {};

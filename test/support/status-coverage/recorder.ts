@@ -1,0 +1,66 @@
+import { appendFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import express from 'express';
+import { ROUTE_TABLE } from '../../../src/http/route-table';
+import { pathOfTarget } from '../fuzzer/contract';
+
+/**
+ * Status coverage, the recording half: every response an in-process app of the service sends in a
+ * jest worker is appended, as one JSON line `{"method","path","status"}`, to a file of its own in
+ * the run's directory (`STATUS_COVERAGE_DIR`, made by the global setup). The reporter
+ * (reporter.ts) matches the paths to api.yaml's operations when the run is over.
+ */
+export const RECORD_DIR_ENV = 'STATUS_COVERAGE_DIR';
+
+export interface ResponseRecord {
+  method: string;
+  /** The request's path, without its query. */
+  path: string;
+  status: number;
+  /** The test file that made the request, relative to the working directory. */
+  file: string;
+}
+
+type Handle = (this: express.Application, req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next?: unknown) => unknown;
+
+const FLUSH_AT = 2000;
+let pending: string[] = [];
+let file: string | undefined;
+
+/** Writes what was recorded so far (the worker may be ended at any moment after a test file). */
+export function flushRecords(): void {
+  if (!file || pending.length === 0) return;
+  appendFileSync(file, pending.join(''));
+  pending = [];
+}
+
+/**
+ * Records every response of every app `buildApp` makes from now on in this module registry: the
+ * apps of `startTestApp` and those tests build themselves. Express copies `application.handle`
+ * onto each app it creates; the copy recognises the service's apps by the route table buildApp
+ * sets (helper servers of the tests are not the service). A response counts when it has been
+ * handed to the socket in full (`finish`), with the status it went out with.
+ */
+export function recordResponses(directory: string): void {
+  file = path.join(directory, `${process.pid}.jsonl`);
+  const testFile = () => path.relative(process.cwd(), expect.getState().testPath ?? '');
+  const application = express.application as unknown as { handle: Handle; recorded?: true };
+  if (application.recorded) return;
+  const original = application.handle;
+  const seen = new WeakSet<ServerResponse>();
+  application.handle = function handle(req, res, next) {
+    if (!seen.has(res) && this.get(ROUTE_TABLE)) {
+      seen.add(res);
+      const method = req.method ?? '';
+      const target = req.originalUrl ?? req.url ?? '/';
+      res.once('finish', () => {
+        const record: ResponseRecord = { method, path: pathOfTarget(target), status: res.statusCode, file: testFile() };
+        pending.push(`${JSON.stringify(record)}\n`);
+        if (pending.length >= FLUSH_AT) flushRecords();
+      });
+    }
+    return original.call(this, req, res, next);
+  };
+  application.recorded = true;
+}
