@@ -372,47 +372,42 @@ function CollectionPagination() {
 }
 
 /**
- * `collection-path-plural-nouns`: every static segment of a resource path (see NOT_RESOURCES) is a
- * plural noun (it ends in `s`) or a singleton noun (`me`); the `/api/v1` prefix and path parameters
- * are not resource names.
+ * A visitor over the static segments of every resource path (see NOT_RESOURCES): `check` returns
+ * the problems of one segment, each reported on the path.
  */
-function CollectionPathPluralNouns() {
+function everyResourceSegment(check) {
   return {
     PathItem: {
       enter(_pathItem, ctx) {
         const path = String(ctx.key);
         if (!path.startsWith('/') || notResource(path)) return;
         for (const segment of resourceSegments(path)) {
-          if (SINGLETONS.has(segment) || isPlural(segment)) continue;
-          ctx.report({
-            message: `\`${segment}\` in ${path} is not a plural noun: collections are named by plural nouns (\`/agents\`, not \`/agent\`).`,
-            location: ctx.location.key(),
-          });
+          for (const message of check(segment, path)) ctx.report({ message, location: ctx.location.key() });
         }
       },
     },
   };
 }
 
+/**
+ * `collection-path-plural-nouns`: every static segment of a resource path is a plural noun (it ends
+ * in `s`) or a singleton noun (`me`); the `/api/v1` prefix and path parameters are not resource names.
+ */
+function CollectionPathPluralNouns() {
+  return everyResourceSegment((segment, path) =>
+    SINGLETONS.has(segment) || isPlural(segment)
+      ? []
+      : [`\`${segment}\` in ${path} is not a plural noun: collections are named by plural nouns (\`/agents\`, not \`/agent\`).`],
+  );
+}
+
 /** `collection-path-no-verbs`: no word of a resource path's static segments is an action verb (VERBS). */
 function CollectionPathNoVerbs() {
-  return {
-    PathItem: {
-      enter(_pathItem, ctx) {
-        const path = String(ctx.key);
-        if (!path.startsWith('/') || notResource(path)) return;
-        for (const segment of resourceSegments(path)) {
-          for (const word of words(segment)) {
-            if (!VERBS.has(word)) continue;
-            ctx.report({
-              message: `\`${segment}\` in ${path} holds the verb \`${word}\`: the HTTP method is the action, the path names resources.`,
-              location: ctx.location.key(),
-            });
-          }
-        }
-      },
-    },
-  };
+  return everyResourceSegment((segment, path) =>
+    words(segment)
+      .filter((word) => VERBS.has(word))
+      .map((word) => `\`${segment}\` in ${path} holds the verb \`${word}\`: the HTTP method is the action, the path names resources.`),
+  );
 }
 
 function describedByItself(schema) {
