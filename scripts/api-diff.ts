@@ -15,13 +15,12 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       base: { type: 'string' },
-      revision: { type: 'string' },
       output: { type: 'string', short: 'o' },
       format: { type: 'string', default: 'markdown' },
     },
   });
   if (values.format !== 'markdown' && values.format !== 'json') throw new Error(`--format ${values.format}: markdown or json`);
-  const comparison = await compareSpecs(readBase(values.base), readWorkingSpec(values.revision));
+  const comparison = await compareSpecs(readBase(values.base), readWorkingSpec());
   const text = values.format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : renderReport(comparison);
   if (values.output) {
     writeFileSync(values.output, text);

@@ -11,11 +11,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { marked } from 'marked';
 import { readRedocStandalone } from '../src/http/docs';
+import { escapeHtml } from '../src/http/escape-html';
 import { compareSpecs } from './api-review/compare';
 import { countByCategory, renderReport } from './api-review/report';
-import { readBase, readWorkingSpec, ROOT } from './api-review/spec-source';
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { API_FILE, readBase, readWorkingSpec, ROOT } from './api-review/spec-source';
 
 // The pages run no inline script; the changes page runs none at all.
 const referencePage = (title: string) => `<!doctype html>
@@ -83,7 +82,7 @@ async function main(): Promise<void> {
   writeFileSync(path.join(out, 'spec.js'), `window.API_SPEC = ${JSON.stringify(spec).replace(/</g, '\\u003c')};\n`);
   writeFileSync(path.join(out, 'init.js'), INIT_SCRIPT);
   writeFileSync(path.join(out, 'redoc.standalone.js'), readRedocStandalone());
-  copyFileSync(path.join(ROOT, 'api.yaml'), path.join(out, 'api.yaml'));
+  copyFileSync(API_FILE, path.join(out, 'api.yaml'));
   writeFileSync(path.join(out, 'changes.md'), report);
   writeFileSync(path.join(out, 'changes.html'), changesPage(title, await marked.parse(report)));
 

@@ -55,16 +55,18 @@ function section(category: Category, rows: Row[]): string {
   return `### ${heading}\n\n${table(mine)}\n`;
 }
 
-export function countByCategory(comparison: ApiComparison): Record<Category, number> {
-  const rows = groupChanges(comparison.changes);
+function countRows(rows: Row[]): Record<Category, number> {
   const count = (category: Category) => rows.filter((row) => row.category === category).length;
   return { breaking: count('breaking'), 'non-breaking': count('non-breaking'), documentation: count('documentation') };
 }
 
+/** How many grouped changes of each kind (the rows of the report). */
+export const countByCategory = (comparison: ApiComparison) => countRows(groupChanges(comparison.changes));
+
 export function renderReport(comparison: ApiComparison): string {
   const { base, revision, gate, requiredBump } = comparison;
   const rows = groupChanges(comparison.changes);
-  const counts = countByCategory(comparison);
+  const counts = countRows(rows);
   const parts = [
     `## API review: ${base.label} (${base.version}) → ${revision.label} (${revision.version})`,
     '',

@@ -8,9 +8,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import YAML from 'yaml';
+import { API_DOCUMENT_PATH } from '../../src/http/openapi';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-export const API_FILE = path.join(ROOT, 'api.yaml');
+export const API_FILE = API_DOCUMENT_PATH;
 export const RELEASES_DIR = path.join(ROOT, 'generated', 'releases');
 export const CHANGELOG_FILE = path.join(ROOT, 'CHANGELOG.md');
 

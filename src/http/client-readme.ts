@@ -1,11 +1,9 @@
 import path from 'node:path';
 import { Marked, type Token } from 'marked';
+import { escapeHtml } from './escape-html';
 
 /** The typed client's README, which `GET /client` renders (api.yaml's `externalDocs` points there). */
 export const CLIENT_README = path.resolve(__dirname, '..', '..', 'src', 'client', 'README.md');
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
 /**
  * Links and images may go to the web, to an address or to this service; `javascript:`, `data:` and

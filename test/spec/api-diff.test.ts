@@ -10,10 +10,9 @@ import path from 'node:path';
 import semver from 'semver';
 import YAML from 'yaml';
 import { checkVersion, compareSpecs, type ApiChange, type ApiComparison } from '../../scripts/api-review/compare';
-import { parseSpec, type OpenApiDocument, type SpecSource } from '../../scripts/api-review/spec-source';
+import { API_FILE, ROOT, parseSpec, type OpenApiDocument, type SpecSource } from '../../scripts/api-review/spec-source';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const API_TEXT = readFileSync(path.join(ROOT, 'api.yaml'), 'utf8');
+const API_TEXT = readFileSync(API_FILE, 'utf8');
 
 type Plant = (document: any) => void;
 

@@ -9,10 +9,9 @@ import semver from 'semver';
 import YAML from 'yaml';
 import { compareSpecs } from '../../scripts/api-review/compare';
 import { release, setInfoVersion, unreleasedNotes, type ReleaseFiles } from '../../scripts/api-review/release';
-import { parseSpec, readLatestRelease, releasesWithoutEntry, type OpenApiDocument } from '../../scripts/api-review/spec-source';
+import { API_FILE, parseSpec, readLatestRelease, releasesWithoutEntry, type OpenApiDocument } from '../../scripts/api-review/spec-source';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const API_TEXT = readFileSync(path.join(ROOT, 'api.yaml'), 'utf8');
+const API_TEXT = readFileSync(API_FILE, 'utf8');
 const CURRENT = parseSpec('api.yaml', API_TEXT).version;
 
 const CHANGELOG = `# Changelog
@@ -36,8 +35,8 @@ describe('npm run api:release', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'api-release-'));
     files = { apiFile: path.join(dir, 'api.yaml'), releasesDir: path.join(dir, 'releases'), changelogFile: path.join(dir, 'CHANGELOG.md') };
     mkdirSync(files.releasesDir);
-    cpSync(path.join(ROOT, 'api.yaml'), files.apiFile);
-    cpSync(path.join(ROOT, 'api.yaml'), path.join(files.releasesDir, `api-${CURRENT}.yaml`));
+    cpSync(API_FILE, files.apiFile);
+    cpSync(API_FILE, path.join(files.releasesDir, `api-${CURRENT}.yaml`));
     writeFileSync(files.changelogFile, CHANGELOG);
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -104,7 +103,7 @@ describe('npm run api:release', () => {
   });
 
   test('when a released spec has no changelog entry, then it is named', () => {
-    cpSync(path.join(ROOT, 'api.yaml'), path.join(files.releasesDir, 'api-9.0.0.yaml'));
+    cpSync(API_FILE, path.join(files.releasesDir, 'api-9.0.0.yaml'));
 
     expect(releasesWithoutEntry(files.releasesDir, files.changelogFile)).toEqual(['9.0.0']);
   });

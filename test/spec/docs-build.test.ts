@@ -9,9 +9,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext } from 'playwright-core';
 import YAML from 'yaml';
+import { API_FILE, ROOT } from '../../scripts/api-review/spec-source';
 import { CLEAN_REPORT, describeInBrowser, launchChromium, watchedPage } from '../support/browser';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 
 describe('npm run docs:build', () => {
   let dir: string;
@@ -23,7 +23,7 @@ describe('npm run docs:build', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'docs-build-'));
     out = path.join(dir, 'preview');
     // The base has an operation that api.yaml lacks: the preview shows one breaking change.
-    const base = YAML.parse(readFileSync(path.join(ROOT, 'api.yaml'), 'utf8'));
+    const base = YAML.parse(readFileSync(API_FILE, 'utf8'));
     base.paths['/agents/{agent_id}/archive'] = { post: { operationId: 'archiveAgent', summary: 'Archive an agent', tags: ['agents'], responses: { '204': { description: 'Archived' } } } };
     writeFileSync(path.join(dir, 'base.yaml'), YAML.stringify(base));
     run = spawnSync(process.execPath, [require.resolve('tsx/cli'), path.join(ROOT, 'scripts', 'docs-build.ts'), '--base', path.join(dir, 'base.yaml'), '--out', out], {

@@ -1,4 +1,5 @@
 import type { User } from '../../domain/model';
+import { escapeHtml } from '../escape-html';
 
 export interface LoginPageModel {
   providers: ReadonlyArray<{ id: string; name: string }>;
@@ -36,9 +37,6 @@ const LINK_FAILURES: Record<string, string> = {
   invalid_claims: 'The provider sent account details this service cannot accept: nothing was linked.',
 };
 const DEFAULT_LINK_FAILURE = 'Linking the provider did not work: nothing was linked. Please try again.';
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
 // No inline script or style: the pages pass the service's own Content-Security-Policy.
 const layout = (title: string, body: string, script: string): string => `<!doctype html>
