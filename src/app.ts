@@ -1,5 +1,4 @@
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import { createApiKeyCheck } from './auth/api-keys';
 import { createPasswordChecks } from './auth/password-sign-in';
 import { createSessionService } from './auth/sessions';
@@ -9,26 +8,29 @@ import type { Config } from './config';
 import type { Database } from './data/database';
 import { RedisUnavailableError, type RedisConnection } from './data/redis';
 import { createStore } from './data/store';
-import { routeNotFound } from './errors';
-import { authenticate } from './http/authenticate';
+import { authenticateFor, type SecurityRequirement } from './http/authenticate';
 import { allowCrossOrigin } from './http/cors';
-import { createDocsRouter } from './http/docs';
+import { createDispatcher, type Step } from './http/dispatch';
+import { docsHandlers } from './http/docs';
 import { errorHandler } from './http/error-handler';
 import { createMetrics, observeRequests, serveMetrics, type Metrics } from './http/observability';
-import { loadApiDocument, validateAgainst, type ApiDocument } from './http/openapi';
-import { createRateLimiters } from './http/rate-limit';
+import { loadApiDocument, type ApiDocument } from './http/openapi';
+import { bindHandlers, type OperationHandlers, type PathTo } from './http/operations';
 import { checkQueryShape, parseQuery } from './http/query';
+import { createRateLimiters } from './http/rate-limit';
 import { parseDeclaredBody, refuseUnstorableText } from './http/request-body';
 import { assignRequestId } from './http/request-id';
-import { answerOptions, compileRouteTable, ROUTE_TABLE, routeExactly } from './http/route-table';
-import { agentRoutes } from './http/routes/agents';
-import { authRoutes } from './http/routes/auth';
-import { healthRoutes, type Lifecycle } from './http/routes/health';
-import { taskRoutes } from './http/routes/tasks';
-import { v1AgentRoutes } from './http/routes/v1-agents';
-import { v1UserRoutes } from './http/routes/v1-users';
+import { compileRouteTable, pathOf, ROUTE_TABLE, type CompiledOperation, type Route } from './http/route-table';
+import { agentHandlers } from './http/routes/agents';
+import { authHandlers } from './http/routes/auth';
+import { healthHandlers, type Lifecycle } from './http/routes/health';
+import { taskHandlers } from './http/routes/tasks';
+import { v1AgentHandlers } from './http/routes/v1-agents';
+import { v1UserHandlers } from './http/routes/v1-users';
+import { securityHeaders, setHeaders } from './http/security-headers';
 import { createSignIn } from './http/sign-in';
-import { announceDeprecations, negotiateApiVersion } from './http/versioning';
+import { armResponseCheck, checkResponsesOf, createValidation } from './http/validation';
+import { deprecationHeadersOf, negotiateApiVersion } from './http/versioning';
 import type { Logger } from './logger';
 
 export interface AppDependencies {
@@ -44,6 +46,8 @@ export interface AppDependencies {
   lifecycle?: Lifecycle;
   /** The Markdown file `GET /client` renders (default: the typed client's README, src/client/README.md). */
   clientReadme?: string;
+  /** Handlers that replace those of the operation table (a test plants one that breaks the contract). */
+  handlers?: Partial<OperationHandlers>;
 }
 
 /** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
@@ -57,6 +61,7 @@ export function buildApp({
   redis,
   lifecycle = { draining: false },
   clientReadme,
+  handlers: replacements = {},
 }: AppDependencies): Express {
   const store = createStore(db);
   const app = express();
@@ -68,31 +73,11 @@ export function buildApp({
   app.set('etag', false);
   Object.defineProperty(app.request, 'fresh', { configurable: true, enumerable: true, get: () => false });
 
-  app.use(assignRequestId, observeRequests(logger, metrics));
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          // ReDoc renders its search index in a worker it builds from a blob.
-          'worker-src': ["'self'", 'blob:'],
-          // TLS is the proxy's business; on plain HTTP this directive would break the docs pages.
-          'upgrade-insecure-requests': null,
-        },
-      },
-    }),
-  );
-  // api.yaml is the routing table: nothing it does not declare gets further than this.
+  // api.yaml is the routing table: nothing it does not declare gets further than the dispatcher.
   const routes = compileRouteTable(apiDocument);
   app.set(ROUTE_TABLE, routes);
-  app.use(routeExactly(routes));
-  // CORS answers the preflights of allowed origins; every other OPTIONS gets its 204 and `Allow` here.
-  app.use(allowCrossOrigin(config.corsOrigins), answerOptions, negotiateApiVersion(apiDocument));
-  const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis);
-  app.use('/api', limiters.api);
-  app.use(limiters.root);
+  const pathTo: PathTo = (operationId, params) => pathOf(routes, operationId, params);
 
-  app.get('/metrics', serveMetrics(metrics, config.metrics.token));
-  app.use(createDocsRouter(apiDocument, { clientReadme }));
   const sessions = createSessionService(store, tokens, { accessSeconds: config.auth.jwt.ttlSeconds, refreshSeconds: config.auth.refreshTtlSeconds });
   // Every password check (/api/auth/login, /token, current_password) counts against one set of limits.
   const throttleLimits = {
@@ -113,27 +98,71 @@ export function buildApp({
     onRefused: () => metrics.rateLimitHits.inc({ limiter: 'login' }),
   });
   const passwords = createPasswordChecks(store, throttle);
-  const signIn = createSignIn({ config, store, sessions, logger, metrics });
-  app.use(signIn.pages);
+  const signIn = createSignIn({ config, store, sessions, logger, metrics, pathTo });
 
-  const requireCredentials = authenticate({
+  // The operation table: every operationId of api.yaml and its handler.
+  const handlers = bindHandlers(routes, {
+    ...healthHandlers(db, lifecycle, redis),
+    ...authHandlers({ sessions, passwords, cookieName: config.auth.sessionCookieName, trustedOrigins: config.auth.trustedOrigins }),
+    ...agentHandlers(store, config, pathTo),
+    ...taskHandlers(store, config, pathTo),
+    ...v1UserHandlers(store, config, passwords, pathTo),
+    ...v1AgentHandlers(store, config, pathTo),
+    ...signIn.handlers,
+    ...docsHandlers(apiDocument, { clientReadme, pathTo }),
+    getMetrics: serveMetrics(metrics, config.metrics.token),
+    ...replacements,
+  } satisfies OperationHandlers);
+
+  const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis);
+  const authentication = {
     sessions,
     cookieName: config.auth.sessionCookieName,
     isApiKey: createApiKeyCheck(config.auth.apiKeys),
     trustedOrigins: config.auth.trustedOrigins,
-    defaultSecurity: (apiDocument.security ?? []) as Array<Record<string, string[]>>,
-  });
+  };
+  const defaultSecurity = (apiDocument.security ?? []) as SecurityRequirement[];
+  const validationOf = createValidation(apiDocument, { validateResponses: config.validateResponses });
+  const parseBody = parseDeclaredBody(config.maxBodyBytes);
+
+  /** An operation's chain, in the order the contract is enforced: limits, credentials, input, handler. */
+  const chainOf = (operation: CompiledOperation & { route: Route }): Step[] => {
+    const validation = validationOf(operation);
+    const deprecation = deprecationHeadersOf(operation.operation, operation.operationId);
+    const declares = (status: string) => operation.operation.responses?.[status] !== undefined;
+    // What the contract lets an operation answer decides its chain: one that declares no 429 (the
+    // probes, the metrics scrape) is never limited; one that declares no 400 or 422 (the pages and
+    // documents people and tools open) has no input to refuse, whatever its query string holds.
+    const validates = declares('400') || declares('422');
+    const steps: Array<Step | undefined> = [
+      declares('429') ? (operation.route.surface === 'api' ? limiters.api : limiters.root) : undefined,
+      authenticateFor(operation.operation.security ?? defaultSecurity, authentication),
+      parseBody,
+      validates ? checkQueryShape : undefined,
+      validates ? refuseUnstorableText : undefined,
+      deprecation && ((_req, res, next) => (setHeaders(res, deprecation), next())),
+      validates ? validation.request : undefined,
+      validation.response && armResponseCheck(validation.response),
+      handlers.get(operation.operationId),
+    ];
+    return steps.filter((step): step is Step => step !== undefined);
+  };
+  const observe = observeRequests(logger, metrics);
+  const negotiate = negotiateApiVersion(apiDocument);
   app.use(
-    validateAgainst(apiDocument, {
-      validateResponses: config.validateResponses,
-      beforeValidation: [requireCredentials, parseDeclaredBody(config.maxBodyBytes), checkQueryShape, refuseUnstorableText, announceDeprecations(apiDocument)],
+    createDispatcher({
+      table: routes,
+      chains: new Map([...routes.operations].map(([operationId, operation]) => [operationId, chainOf(operation)])),
+      headers: securityHeaders(config.env === 'production'),
+      begin: (req, res) => {
+        assignRequestId(req, res);
+        observe(req, res);
+      },
+      cors: allowCrossOrigin(config.corsOrigins),
+      negotiate,
     }),
   );
-
-  app.use(healthRoutes(db, lifecycle, redis), authRoutes({ sessions, passwords, cookieName: config.auth.sessionCookieName, trustedOrigins: config.auth.trustedOrigins }), agentRoutes(store, config), taskRoutes(store, config), v1UserRoutes(store, config, passwords), v1AgentRoutes(store, config), signIn.routes);
-
-  // A declared path whose handler passed it on (a static file that does not exist).
-  app.use((_req, _res, next) => next(routeNotFound()));
-  app.use(errorHandler(logger, metrics));
+  checkResponsesOf(app);
+  app.use(errorHandler(logger, metrics, routes.surfaceOf));
   return app;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathOf, shippedRouteTable } from './http/route-table';
 
 /** One third-party OpenID provider, as configured in OAUTH_PROVIDERS (validated). */
 export interface OAuthProviderConfig {
@@ -29,7 +30,8 @@ const DEFAULT_SCOPES = ['openid', 'email', 'profile'];
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const KEY_BYTES = 32;
 
-export const callbackPath = (providerId: string): string => `/api/auth/oauth/${providerId}/callback`;
+/** Where a provider sends the browser back: api.yaml's sign-in callback for the provider. */
+export const callbackPath = (providerId: string): string => pathOf(shippedRouteTable(), 'completeOAuthSignIn', { provider: providerId });
 
 /**
  * OAUTH_PROVIDERS: a JSON array, or the path of a file holding one. Problems are appended to

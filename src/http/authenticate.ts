@@ -10,7 +10,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-type SecurityRequirement = Record<string, string[]>;
+export type SecurityRequirement = Record<string, string[]>;
 
 export interface AuthenticateOptions {
   sessions: SessionService;
@@ -18,26 +18,25 @@ export interface AuthenticateOptions {
   cookieName: string;
   isApiKey: (presented: string) => boolean;
   trustedOrigins: readonly string[];
-  /** api.yaml's root `security`, for operations that declare none of their own. */
-  defaultSecurity: SecurityRequirement[];
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Schemes a handler checks itself (the metrics token is not a user's credential). */
+const CHECKED_BY_HANDLER = new Set(['MetricsToken']);
 
 /**
- * Enforces what api.yaml declares for the matched operation: an operation with `security: []`
- * is open, every other one needs one of the schemes it lists. Runs after the validator has
- * matched the route and before it validates the request, so an anonymous caller learns nothing
- * from validation errors.
+ * The credential check of one operation, from what api.yaml declares for it (its own `security`,
+ * else the document's): none when it is open or only its handler can check its scheme; otherwise
+ * one of the schemes it lists is required. It runs before the request is validated, so an
+ * anonymous caller learns nothing from validation errors.
  */
-export function authenticate(options: AuthenticateOptions): RequestHandler {
+export function authenticateFor(requirements: readonly SecurityRequirement[], options: AuthenticateOptions): RequestHandler | undefined {
+  const schemes = new Set(requirements.flatMap((requirement) => Object.keys(requirement)));
+  if (requirements.length === 0 || requirements.some((requirement) => Object.keys(requirement).length === 0)) return undefined;
+  if ([...schemes].every((scheme) => CHECKED_BY_HANDLER.has(scheme))) return undefined;
   const trusted = new Set(options.trustedOrigins);
   return async (req, _res, next) => {
-    const operation = (req as Request & { openapi?: { schema?: { security?: SecurityRequirement[] } } }).openapi?.schema;
-    const requirements = operation?.security ?? options.defaultSecurity;
-    if (!operation || requirements.length === 0) return next();
-    const schemes = new Set(requirements.flatMap((requirement) => Object.keys(requirement)));
     try {
       req.principal = await identify(req, schemes, options, trusted);
       next();

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { Marked, type Token } from 'marked';
 import { escapeHtml } from './escape-html';
+import { pageLinksOf, type PageLinks } from './page-links';
+import { pathOf, shippedRouteTable } from './route-table';
 
 /** The typed client's README, which `GET /client` renders (api.yaml's `externalDocs` points there). */
 export const CLIENT_README = path.resolve(__dirname, '..', '..', 'src', 'client', 'README.md');
@@ -37,21 +39,21 @@ export function renderMarkdown(source: string): string {
  * The whole page: the rendered README under a bar that leads back to the references. Like the
  * other pages, no inline script or style: it passes the service's Content-Security-Policy.
  */
-export function renderClientPage(source: string): string {
+export function renderClientPage(source: string, links: PageLinks = documentLinks()): string {
   return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>@agent-fleet/client · agent fleet API</title>
-    <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
-    <link rel="stylesheet" href="/assets/client.css">
+    <link rel="icon" type="image/png" href="${escapeHtml(links.swaggerAsset('favicon-32x32.png'))}">
+    <link rel="stylesheet" href="${escapeHtml(links.asset('client.css'))}">
   </head>
   <body>
     <nav aria-label="API reference">
-      <a href="/docs">Interactive reference (Swagger UI)</a>
-      <a href="/redoc">Reference (ReDoc)</a>
-      <a href="/openapi.json">OpenAPI document</a>
+      <a href="${escapeHtml(links.swaggerUi)}">Interactive reference (Swagger UI)</a>
+      <a href="${escapeHtml(links.redoc)}">Reference (ReDoc)</a>
+      <a href="${escapeHtml(links.apiDocument)}">OpenAPI document</a>
     </nav>
     <main>
 ${renderMarkdown(source)}
@@ -59,4 +61,10 @@ ${renderMarkdown(source)}
   </body>
 </html>
 `;
+}
+
+/** The links of the shipped api.yaml, for a page rendered without an app (the service passes its own). */
+function documentLinks(): PageLinks {
+  const table = shippedRouteTable();
+  return pageLinksOf((operationId, params) => pathOf(table, operationId, params));
 }

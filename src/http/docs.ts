@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Router } from 'express';
 import swaggerUi from 'swagger-ui-express';
+import type { Response } from 'express';
 import { CLIENT_README, renderClientPage } from './client-readme';
+import { escapeHtml } from './escape-html';
+import type { OperationHandlers, PathTo } from './operations';
+import { pageLinksOf, type PageLinks } from './page-links';
 import { serveFixedFiles } from './static-files';
+import type { Handler } from './typed-handler';
 
 const REDOC_STANDALONE = require.resolve('redoc/bundles/redoc.standalone.js');
 const SWAGGER_UI_DIST = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -30,9 +34,9 @@ const SWAGGER_UI_OPTIONS = {
  * absolute, built from the page's own address: Swagger UI resolves the document's relative URLs
  * (the root `externalDocs`, `/client`) against it, and silently drops them when it is relative.
  */
-const SWAGGER_UI_INIT = `window.onload = function () {
+const swaggerUiInit = (documentPath: string): string => `window.onload = function () {
   window.ui = SwaggerUIBundle(Object.assign(${JSON.stringify(SWAGGER_UI_OPTIONS)}, {
-    url: new URL('/openapi.json', window.location.href).href,
+    url: new URL(${JSON.stringify(documentPath)}, window.location.href).href,
     dom_id: '#swagger-ui',
     deepLinking: true,
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
@@ -43,17 +47,17 @@ const SWAGGER_UI_INIT = `window.onload = function () {
 `;
 
 // No inline script: the page passes the service's own Content-Security-Policy.
-const REDOC_PAGE = `<!doctype html>
+const redocPage = (links: PageLinks): string => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>agent fleet API reference</title>
-    <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+    <link rel="icon" type="image/png" href="${escapeHtml(links.swaggerAsset('favicon-32x32.png'))}">
   </head>
   <body>
-    <redoc spec-url="/openapi.json"></redoc>
-    <script src="/redoc/redoc.standalone.js"></script>
+    <redoc spec-url="${escapeHtml(links.apiDocument)}"></redoc>
+    <script src="${escapeHtml(links.redocAsset(REDOC_SCRIPT))}"></script>
   </body>
 </html>
 `;
@@ -61,39 +65,54 @@ const REDOC_PAGE = `<!doctype html>
 /** The files /docs/{file} serves (api.yaml lists them): swagger-ui-dist's demo page and source maps are not among them. */
 const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css', 'favicon-16x16.png', 'favicon-32x32.png'];
 
+/** The file name ReDoc's page loads its bundle by (`/redoc/{file}`). */
+const REDOC_SCRIPT = 'redoc.standalone.js';
+/** The start script Swagger UI's page loads beside its own files (`/docs/{file}`). */
+const SWAGGER_UI_INIT_SCRIPT = 'swagger-ui-init.js';
+
 /**
- * /openapi.json, /docs (Swagger UI) and /redoc, all from installed packages: no CDN; and /client,
- * the typed client's README (`clientReadme`, a Markdown file), rendered once here.
+ * The OpenAPI document, Swagger UI and ReDoc, all from installed packages: no CDN; and the typed
+ * client's README (`clientReadme`, a Markdown file), rendered once here.
  */
-export function createDocsRouter(apiDocument: object, options: { clientReadme?: string } = {}): Router {
-  const router = Router({ caseSensitive: true, strict: true });
+export function docsHandlers(
+  apiDocument: object,
+  options: { clientReadme?: string | undefined; pathTo: PathTo },
+): Pick<OperationHandlers, 'getApiDocument' | 'getSwaggerUi' | 'getSwaggerUiAsset' | 'getRedoc' | 'getRedocAsset' | 'getClientReadme'> {
+  const links = pageLinksOf(options.pathTo);
   const documentJson = JSON.stringify(apiDocument);
-  const clientPage = renderClientPage(readFileSync(options.clientReadme ?? CLIENT_README, 'utf8'));
+  const clientPage = renderClientPage(readFileSync(options.clientReadme ?? CLIENT_README, 'utf8'), links);
+  const redocHtml = redocPage(links);
   const redocScript = readRedocStandalone();
-  // Swagger UI's page names its files relative to `/docs/`; served at `/docs` itself, they move under docs/.
+  const swaggerInit = swaggerUiInit(links.apiDocument);
+  // Swagger UI's page names its files relative to itself (`./`): they are its `/docs/{file}` files.
   const swaggerPage = swaggerUi
     .generateHTML(undefined, { customSiteTitle: 'agent fleet API', swaggerOptions: SWAGGER_UI_OPTIONS })
-    .replace(/(href|src)="\.\//g, '$1="docs/');
+    .replace(/(href|src)="\.\/([^"]+)"/g, (_whole, attribute: string, file: string) => `${attribute}="${escapeHtml(links.swaggerAsset(file))}"`);
   const swaggerFiles = serveFixedFiles(Object.fromEntries(SWAGGER_UI_FILES.map((name) => [name, path.join(SWAGGER_UI_DIST, name)])));
 
-  router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').set('Cache-Control', 'no-cache').send(documentJson);
-  });
-  router.get('/docs', (_req, res) => {
-    res.type('html').send(swaggerPage);
-  });
-  router.get('/docs/swagger-ui-init.js', (_req, res) => {
-    res.type('text/javascript').set('Cache-Control', 'public, max-age=3600').send(SWAGGER_UI_INIT);
-  });
-  router.get('/docs/:file', swaggerFiles);
-  router.get('/redoc', (_req, res) => {
-    res.type('html').send(REDOC_PAGE);
-  });
-  router.get('/client', (_req, res) => {
-    res.type('html').send(clientPage);
-  });
-  router.get('/redoc/redoc.standalone.js', (_req, res) => {
+  const getSwaggerUiAsset: Handler<'getSwaggerUiAsset'> = (req, res, next) => {
+    if (req.params.file !== SWAGGER_UI_INIT_SCRIPT) return swaggerFiles(req, res, next);
+    res.type('text/javascript').set('Cache-Control', 'public, max-age=3600').send(swaggerInit);
+  };
+  const getRedocAsset: Handler<'getRedocAsset'> = (req, res, next) => {
+    if (req.params.file !== REDOC_SCRIPT) return next();
     res.type('text/javascript').set('Cache-Control', 'public, max-age=3600').send(redocScript);
-  });
-  return router;
+  };
+  return {
+    getApiDocument: (_req, res: Response) => {
+      // Serialised once, at start: sent as its text.
+      res.type('application/json').set('Cache-Control', 'no-cache').send(documentJson);
+    },
+    getSwaggerUi: (_req, res) => {
+      res.type('html').send(swaggerPage);
+    },
+    getSwaggerUiAsset,
+    getRedoc: (_req, res) => {
+      res.type('html').send(redocHtml);
+    },
+    getRedocAsset,
+    getClientReadme: (_req, res) => {
+      res.type('html').send(clientPage);
+    },
+  };
 }

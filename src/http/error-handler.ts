@@ -4,7 +4,7 @@ import { databaseOutageOf } from '../data/database-errors';
 import { AppError, OAuthError, type FieldProblem } from '../errors';
 import type { Logger } from '../logger';
 import type { Metrics } from './observability';
-import { renderProblem, surfaceOfPath, type Problem } from './problems';
+import { renderProblem, surfaceOfPath, type Problem, type Surface } from './problems';
 
 const STATUS_OF: Record<AppError['code'], number> = {
   validation_error: 400,
@@ -116,8 +116,11 @@ function toFieldProblem(item: { path: string; message: string }): FieldProblem {
   return { field: field || '(body)', in: where, message: item.message };
 }
 
-/** The one place where a failure becomes a response: every route, every surface. */
-export function errorHandler(logger: Logger, metrics: Pick<Metrics, 'dependencyFailures'>): ErrorRequestHandler {
+/**
+ * The one place where a failure becomes a response: every route, every surface. `surfaceOf` is
+ * the route table's (a declared path's surface is its own, /token's is OAuth's).
+ */
+export function errorHandler(logger: Logger, metrics: Pick<Metrics, 'dependencyFailures'>, surfaceOf: (path: string) => Surface = surfaceOfPath): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const problem = toProblem(err);
     const outage = databaseOutageOf(err);
@@ -131,7 +134,7 @@ export function errorHandler(logger: Logger, metrics: Pick<Metrics, 'dependencyF
       req.socket.destroy();
       return;
     }
-    const surface = surfaceOfPath(req.path);
+    const surface = surfaceOf(req.path);
     const { status, body } = renderProblem(problem, surface, req.id);
     if (problem.headers) res.set(problem.headers);
     if (surface === 'oauth') res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });

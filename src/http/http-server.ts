@@ -65,7 +65,7 @@ export function createHttpServer(app: Express, deps: { logger: Logger; metrics: 
     const inFlightTarget = inFlight?.req && ((inFlight.req as IncomingMessage & { originalUrl?: string }).originalUrl ?? inFlight.req.url);
     const { method, target } = inFlightTarget !== undefined ? { method: inFlight?.req.method ?? '', target: inFlightTarget } : requestLineOf(err.rawPacket);
     const problem = err.code === 'HPE_INVALID_METHOD' ? unknownMethod(method, target, routes) : (err.code && PARSER_PROBLEMS[err.code]) || MALFORMED;
-    const { status, body } = renderProblem(problem, surfaceOfPath(target), requestId);
+    const { status, body } = renderProblem(problem, routes?.surfaceOf(target) ?? surfaceOfPath(target), requestId);
     const payload = JSON.stringify(body);
     deps.metrics.rejectedRequests.inc({ status: String(status), reason: err.code ?? 'unknown' });
     deps.logger.warn({ reqId: requestId, status, reason: err.code, remoteAddress: (socket as { remoteAddress?: string }).remoteAddress }, 'request refused by the HTTP parser');
@@ -89,7 +89,7 @@ export function createHttpServer(app: Express, deps: { logger: Logger; metrics: 
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const requestId = randomUUID();
     const problem: Problem = { status: 417, code: 'expectation_failed', message: 'Only Expect: 100-continue is supported' };
-    const { status, body } = renderProblem(problem, surfaceOfPath(req.url ?? '/'), requestId);
+    const { status, body } = renderProblem(problem, routes?.surfaceOf(req.url ?? '/') ?? surfaceOfPath(req.url ?? '/'), requestId);
     deps.metrics.rejectedRequests.inc({ status: String(status), reason: 'expectation' });
     res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-ID': requestId, Connection: 'close' }).end(JSON.stringify(body));
   });

@@ -1,4 +1,5 @@
-import type { RequestHandler, Response } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { createApiKeyCheck } from '../auth/api-keys';
 import { invalidCredentials, notAuthenticated, routeNotFound } from '../errors';
@@ -110,13 +111,50 @@ export function observeRedis(metrics: Metrics): RedisObserver {
   };
 }
 
-/** One log line and one set of metric samples per request, written when the response ends. */
-export function observeRequests(logger: Logger, metrics: Metrics): RequestHandler {
-  return (req, res, next) => {
+/** Request headers whose values are credentials: logged by name only. */
+const CREDENTIAL_REQUEST_HEADERS = new Set(['authorization', 'cookie', 'x-api-key', 'proxy-authorization', 'referer']);
+/**
+ * The response headers worth a log line. The fixed security headers (CSP, HSTS and the like)
+ * would triple every line and its serialisation cost for nothing a reader needs. `set-cookie`
+ * carries sessions and `location` the state, nonce and PKCE challenge of sign-in redirects: named,
+ * never shown.
+ */
+const LOGGED_RESPONSE_HEADERS = ['content-type', 'content-length', 'location', 'set-cookie', 'retry-after'] as const;
+const HIDDEN_RESPONSE_HEADERS: ReadonlySet<string> = new Set(['location', 'set-cookie']);
+const REDACTED = '[redacted]';
+
+interface RequestSeries {
+  duration: ReturnType<Metrics['duration']['labels']>;
+  requests: ReturnType<Metrics['requests']['labels']>;
+  size: ReturnType<Metrics['requestSize']['labels']>;
+}
+
+/**
+ * One log line and one set of metric samples per request, written when the response ends. The
+ * line is built from what may be logged (credential headers by name only), so it needs no
+ * redaction pass: it goes out through a child logger without one.
+ */
+export function observeRequests(logger: Logger, metrics: Metrics): (req: Request, res: Response) => void {
+  const requestLog = logger.child({}, { redact: [] });
+  // prom-client hashes the label set of every sample: each (method, route, status) is looked up once.
+  const series = new Map<string, RequestSeries>();
+  const seriesOf = (method: string, route: string, status: number): RequestSeries => {
+    const key = `${method} ${status} ${route}`;
+    let found = series.get(key);
+    if (found === undefined) {
+      found = {
+        duration: metrics.duration.labels({ method, route, status_class: `${Math.floor(status / 100)}xx` }),
+        requests: metrics.requests.labels({ method, route, status: String(status) }),
+        size: metrics.requestSize.labels({ method, route }),
+      };
+      series.set(key, found);
+    }
+    return found;
+  };
+  return (req, res) => {
     const started = process.hrtime.bigint();
     // HEAD is served as GET further on: the log and the metrics keep what the client sent.
     const method = req.method;
-    const methodValue = methodLabel(method);
     // 'close', not 'finish': a client that hangs up first (a timeout, a cancelled upload) never
     // fires 'finish', and those slowest requests would vanish from both the log and the histogram.
     let finished = false;
@@ -129,41 +167,42 @@ export function observeRequests(logger: Logger, metrics: Metrics): RequestHandle
       const aborted = !finished;
       // 499 (nginx's "client closed request"): the status the handler meant to send never reached anyone.
       const status = aborted ? 499 : res.statusCode;
-      metrics.duration.observe({ method: methodValue, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
-      metrics.requests.inc({ method: methodValue, route, status: String(status) });
-      metrics.requestSize.observe({ method: methodValue, route }, Number(req.get('content-length') ?? 0) || 0);
+      const samples = seriesOf(methodLabel(method), route, status);
+      samples.duration.observe(seconds);
+      samples.requests.inc();
+      samples.size.observe(Number(req.headers['content-length'] ?? 0) || 0);
       const level = status >= 500 ? 'error' : aborted ? 'warn' : 'info';
-      logger[level](
+      if (!requestLog.isLevelEnabled(level)) return;
+      requestLog[level](
         {
           reqId: req.id,
           method,
           route,
           // The path only: query strings can carry codes and tokens.
-          path: req.originalUrl.split('?')[0],
+          path: req.originalUrl.split('?', 1)[0],
           status,
           ...(aborted && { aborted: true }),
           durationMs: Math.round(seconds * 1e6) / 1e3,
-          req: { headers: req.headers, remoteAddress: req.socket.remoteAddress },
+          req: { headers: loggedRequestHeaders(req.headers), remoteAddress: req.socket.remoteAddress },
           res: { headers: loggedResponseHeaders(res) },
         },
         'request completed',
       );
     });
-    next();
   };
 }
 
-/**
- * The response headers worth a log line. The fixed security headers (CSP, HSTS and the like)
- * would triple every line and its serialisation cost for nothing a reader needs.
- */
-const LOGGED_RESPONSE_HEADERS = ['content-type', 'content-length', 'location', 'set-cookie', 'retry-after'] as const;
+function loggedRequestHeaders(headers: IncomingHttpHeaders): Record<string, unknown> {
+  const logged: Record<string, unknown> = {};
+  for (const name in headers) logged[name] = CREDENTIAL_REQUEST_HEADERS.has(name) ? REDACTED : headers[name];
+  return logged;
+}
 
 function loggedResponseHeaders(res: Response): Record<string, unknown> {
   const headers: Record<string, unknown> = {};
   for (const name of LOGGED_RESPONSE_HEADERS) {
     const value = res.getHeader(name);
-    if (value !== undefined) headers[name] = value;
+    if (value !== undefined) headers[name] = HIDDEN_RESPONSE_HEADERS.has(name) ? REDACTED : value;
   }
   return headers;
 }
@@ -179,7 +218,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * GET /metrics on the API listener: only with `Authorization: Bearer <METRICS_TOKEN>` (401
  * otherwise). Without a token configured it is not served there at all: 404, as an unknown path.
  */
-export function serveMetrics(metrics: Metrics, token: string | undefined): RequestHandler {
+export function serveMetrics(metrics: Metrics, token: string | undefined): (req: Pick<Request, 'get'>, res: Response, next: NextFunction) => Promise<void> {
   // The API keys' constant-time comparison: the same time whatever was presented.
   const isToken = token === undefined ? undefined : createApiKeyCheck([token]);
   return async (req, res, next) => {

@@ -34,9 +34,9 @@ export interface Problem {
  */
 export type Surface = 'root' | 'api' | 'oauth';
 
+/** The surface of a path api.yaml does not declare (a declared path's route knows its own, src/http/route-table.ts). */
 export function surfaceOfPath(path: string): Surface {
   const bare = path.split('?', 1)[0] ?? '';
-  if (bare === '/token') return 'oauth';
   return bare === '/api' || bare.startsWith('/api/') ? 'api' : 'root';
 }
 

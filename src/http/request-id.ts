@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -10,9 +10,8 @@ declare module 'express-serve-static-core' {
 }
 
 /** Accepts the caller's X-Request-ID when it is short and safe to log, else makes one; always echoes it. */
-export const assignRequestId: RequestHandler = (req, res, next) => {
-  const offered = req.get('x-request-id');
-  req.id = offered !== undefined && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
+export function assignRequestId(req: Request, res: Response): void {
+  const offered = req.headers['x-request-id'];
+  req.id = typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
   res.setHeader('X-Request-ID', req.id);
-  next();
-};
+}

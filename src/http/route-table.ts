@@ -1,14 +1,20 @@
-import type { RequestHandler } from 'express';
+import type { Request } from 'express';
+import type { operations } from '../../generated/api';
 import { methodNotAllowed, routeNotFound, schemaViolation } from '../errors';
-import type { ApiDocument } from './openapi';
+import { loadApiDocument, type ApiDocument } from './openapi';
+import { surfaceOfPath, type Surface } from './problems';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
+export type OperationId = keyof operations;
+
 export interface OperationObject {
   operationId?: string;
+  responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
   requestBody?: { $ref?: string; content?: Record<string, unknown> };
   security?: Array<Record<string, string[]>>;
   parameters?: unknown[];
+  deprecated?: boolean;
   [extension: `x-${string}`]: unknown;
 }
 
@@ -21,11 +27,18 @@ export interface Route {
   allow: string;
   pattern: RegExp;
   parameterNames: readonly string[];
+  /** The error shape its failures take, from the error schema its responses declare. */
+  surface: Surface;
 }
 
 /** An operation and what the route table learned of it from api.yaml once, at start. */
 export interface CompiledOperation {
+  /** As api.yaml names it; compileRouteTable refuses an operation without one. */
+  operationId: string;
+  method: string;
   operation: OperationObject;
+  /** It answers a page (`text/html`): it gets the full set of browser security headers. */
+  html: boolean;
   /**
    * Query keys whose value is a number (`limit`, `filter[priority][gt]`). ajv, as the validator
    * configures it (strictNumbers with coercion), lets `Infinity` or a numeral beyond double range
@@ -55,6 +68,10 @@ export const ROUTE_TABLE = 'route table';
 export interface RouteTable {
   routes: readonly Route[];
   find(path: string): { route: Route; values: string[] } | undefined;
+  /** Every operation by its operationId. */
+  operations: ReadonlyMap<string, CompiledOperation & { route: Route }>;
+  /** The error shape of a path: its route's, else by prefix (`/api` speaks the conventions envelope). */
+  surfaceOf(path: string): Surface;
 }
 
 /**
@@ -71,8 +88,12 @@ export function compileRouteTable(document: ApiDocument): RouteTable {
       if (operation && typeof operation === 'object') {
         const parameters = [...shared, ...(operation.parameters ?? [])];
         const body = operation.requestBody && resolve(document, operation.requestBody);
+        if (!operation.operationId) throw new Error(`api.yaml: ${method.toUpperCase()} ${template} has no operationId`);
         operations.set(method.toUpperCase(), {
+          operationId: operation.operationId,
+          method: method.toUpperCase(),
           operation,
+          html: answersHtml(document, operation),
           numericQuery: numericQueryKeys(document, parameters),
           bodyTypes: body ? new Set(Object.keys(body.content ?? {}).map((type) => type.toLowerCase())) : undefined,
         });
@@ -88,62 +109,104 @@ export function compileRouteTable(document: ApiDocument): RouteTable {
       parameterNames.push(parameter[1] as string);
       return '([^/]+)';
     });
-    return { template, operations, allow: allow.join(', '), pattern: new RegExp(`^${source.join('/')}$`), parameterNames };
+    const surface = errorSurface(document, operations.values()) ?? surfaceOfPath(template);
+    return { template, operations, allow: allow.join(', '), pattern: new RegExp(`^${source.join('/')}$`), parameterNames, surface };
   });
   const literalSegments = (route: Route) => route.template.split('/').filter((segment) => !segment.startsWith('{')).length;
   routes.sort((a, b) => literalSegments(b) - literalSegments(a));
+  const byId = new Map<string, CompiledOperation & { route: Route }>();
+  for (const route of routes) {
+    for (const compiled of route.operations.values()) {
+      if (byId.has(compiled.operationId)) throw new Error(`api.yaml: operationId ${compiled.operationId} is used twice`);
+      byId.set(compiled.operationId, { ...compiled, route });
+    }
+  }
+  const find = (path: string) => {
+    for (const route of routes) {
+      const match = route.pattern.exec(path);
+      if (match) return { route, values: match.slice(1) };
+    }
+    return undefined;
+  };
   return {
     routes,
-    find(path) {
-      for (const route of routes) {
-        const match = route.pattern.exec(path);
-        if (match) return { route, values: match.slice(1) };
-      }
-      return undefined;
+    find,
+    operations: byId,
+    surfaceOf: (target) => {
+      const path = target.split('?', 1)[0] ?? '';
+      return (path.startsWith('/') ? find(path)?.route.surface : undefined) ?? surfaceOfPath(path);
     },
   };
 }
 
+/** What a request's target and method come to: an operation to run, or OPTIONS to answer with `Allow`. */
+export type RouteMatch = { kind: 'operation'; matched: MatchedRoute } | { kind: 'options'; route: Route };
+
 /**
  * The spec is the routing table: a request whose path api.yaml does not declare is 404, a method
  * it does not declare for that path is 405 with `Allow`, both in the surface's error shape and
- * before anything else runs. HEAD is served as GET (Node then sends the headers without a body),
- * OPTIONS names the methods and is left to CORS.
+ * before anything else runs. HEAD is served as GET (Node then sends the headers without a body);
+ * OPTIONS is answered by CORS or with `Allow`.
  */
-export function routeExactly(table: RouteTable): RequestHandler {
-  return (req, res, next) => {
-    // An absolute-form target is rewritten by the HTTP server (http-server.ts); `*` and the like name no path.
-    const found = req.url.startsWith('/') ? table.find(req.path) : undefined;
-    if (!found) return next(routeNotFound());
-    const { route, values } = found;
-    if (req.method === 'OPTIONS' && !route.operations.has('OPTIONS')) {
-      res.set('Allow', route.allow);
-      return next();
+export function matchRoute(table: RouteTable, req: Request): RouteMatch {
+  // An absolute-form target is rewritten by the HTTP server (http-server.ts); `*` and the like name no path.
+  const found = req.url.startsWith('/') ? table.find(req.path) : undefined;
+  if (!found) throw routeNotFound();
+  const { route, values } = found;
+  if (req.method === 'OPTIONS' && !route.operations.has('OPTIONS')) return { kind: 'options', route };
+  if (req.method === 'HEAD' && !route.operations.has('HEAD') && route.operations.has('GET')) req.method = 'GET';
+  const compiled = route.operations.get(req.method);
+  if (!compiled) throw methodNotAllowed(req.method, route.template, route.allow);
+  const params: Record<string, string> = {};
+  for (let index = 0; index < route.parameterNames.length; index++) {
+    const name = route.parameterNames[index] as string;
+    const value = decodeSegment(values[index] as string);
+    if (value === undefined) throw schemaViolation('Request validation failed', [{ field: name, in: 'path', message: 'is not valid percent-encoded UTF-8' }]);
+    params[name] = value;
+  }
+  return { kind: 'operation', matched: { ...compiled, route, params } };
+}
+
+let shipped: RouteTable | undefined;
+
+/** The route table of the api.yaml this service ships, for what is configured before an app is built. */
+export function shippedRouteTable(): RouteTable {
+  shipped ??= compileRouteTable(loadApiDocument());
+  return shipped;
+}
+
+/** The path of an operation with its parameters filled in: links and redirects never spell a path of their own. */
+export function pathOf(table: RouteTable, operationId: OperationId, params: Record<string, string> = {}): string {
+  const compiled = table.operations.get(operationId);
+  if (!compiled) throw new Error(`api.yaml has no operation ${operationId}`);
+  return compiled.route.template.replace(/\{([^{}]+)\}/g, (_whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${operationId} needs the path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+const OAUTH_ERROR = '#/components/schemas/OAuthError';
+
+/**
+ * The surface is the path's (`/api` or the root) unless the route's failures are declared as RFC
+ * 6749 errors (`OAuthError`): the token endpoint speaks OAuth.
+ */
+function errorSurface(document: ApiDocument, compiled: Iterable<{ operation: OperationObject }>): Surface | undefined {
+  for (const { operation } of compiled) {
+    for (const [status, raw] of Object.entries(operation.responses ?? {})) {
+      if (/^[45]/.test(status) && resolve(document, raw).content?.['application/json']?.schema?.$ref === OAUTH_ERROR) return 'oauth';
     }
-    if (req.method === 'HEAD' && !route.operations.has('HEAD') && route.operations.has('GET')) req.method = 'GET';
-    const compiled = route.operations.get(req.method);
-    if (!compiled) {
-      return next(methodNotAllowed(req.method, route.template, route.allow));
-    }
-    const params: Record<string, string> = {};
-    for (const [index, name] of route.parameterNames.entries()) {
-      const value = decodeSegment(values[index] as string);
-      if (value === undefined) return next(schemaViolation('Request validation failed', [{ field: name, in: 'path', message: 'is not valid percent-encoded UTF-8' }]));
-      params[name] = value;
-    }
-    req.matched = { ...compiled, route, params };
-    next();
-  };
+  }
+  return undefined;
+}
+
+function answersHtml(document: ApiDocument, operation: OperationObject): boolean {
+  return Object.entries(operation.responses ?? {}).some(([status, raw]) => status.startsWith('2') && resolve(document, raw).content?.['text/html'] !== undefined);
 }
 
 type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; allOf?: Schema[] };
 type Parameter = { $ref?: string; name?: string; in?: string; schema?: Schema };
-
-/** OPTIONS that CORS did not answer (no preflight of an allowed origin): 204 with the `Allow` set above. */
-export const answerOptions: RequestHandler = (req, res, next) => {
-  if (req.method !== 'OPTIONS') return next();
-  res.status(204).end();
-};
 
 function numericQueryKeys(document: ApiDocument, parameters: unknown[]): Set<string> {
   const keys = new Set<string>();

@@ -1,4 +1,3 @@
-import type { Router } from 'express';
 import { createFlowCookieSealer } from '../auth/oauth/flow-cookie';
 import { createProviderTokenVault, type ProviderTokenVault } from '../auth/oauth/provider-tokens';
 import { createProviderRegistry } from '../auth/oauth/providers';
@@ -9,25 +8,24 @@ import type { Store } from '../data/store';
 import type { Logger } from '../logger';
 import { createOAuthTelemetry } from './oauth-telemetry';
 import type { Metrics } from './observability';
-import { createPagesRouter } from './pages/pages';
-import { oauthRoutes } from './routes/oauth';
+import type { PathTo } from './operations';
+import { pageHandlers } from './pages/pages';
+import { oauthHandlers } from './routes/oauth';
 
-export interface SignInRouters {
-  /** /login, / and their assets: mounted before the API validator, like the docs pages. */
-  pages: Router;
-  /** The OAuth start and callback and /api/v1/me/connections: mounted after it (api.yaml). */
-  routes: Router;
+export interface SignIn {
+  /** The sign-in and home pages with their assets, the OAuth start and callback, and the caller's connections. */
+  handlers: ReturnType<typeof pageHandlers> & ReturnType<typeof oauthHandlers>;
   /** A valid provider access token for a user (refreshed once when it expires within 5 minutes), for features that call a provider's API. */
   providerTokens: ProviderTokenVault;
 }
 
 /** Third-party sign-in and the sign-in pages, wired from configuration. */
-export function createSignIn(deps: { config: Config; store: Store; sessions: SessionService; logger: Logger; metrics: Metrics }): SignInRouters {
-  const { config, store, sessions, logger, metrics } = deps;
+export function createSignIn(deps: { config: Config; store: Store; sessions: SessionService; logger: Logger; metrics: Metrics; pathTo: PathTo }): SignIn {
+  const { config, store, sessions, logger, metrics, pathTo } = deps;
   const providers = createProviderRegistry(config.oauth.providers);
   const cipher = createTokenCipher(config.tokenEncryptionKey);
   const telemetry = createOAuthTelemetry(logger, metrics);
-  const routes = oauthRoutes({
+  const routes = oauthHandlers({
     store,
     sessions,
     cookieName: config.auth.sessionCookieName,
@@ -37,8 +35,9 @@ export function createSignIn(deps: { config: Config; store: Store; sessions: Ses
     cipher,
     telemetry,
     publicUrl: config.publicUrl,
+    pathTo,
   });
-  const pages = createPagesRouter({ store, sessions, cookieName: config.auth.sessionCookieName, providers: config.oauth.providers, publicUrl: config.publicUrl });
+  const pages = pageHandlers({ store, sessions, cookieName: config.auth.sessionCookieName, providers: config.oauth.providers, publicUrl: config.publicUrl, pathTo });
   const providerTokens = createProviderTokenVault({ store, providers, cipher, onRefreshFailure: telemetry.refreshFailed });
-  return { pages, routes, providerTokens };
+  return { handlers: { ...pages, ...routes }, providerTokens };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RequestHandler } from 'express';
+import type { NextFunction, Response } from 'express';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -13,7 +13,7 @@ const TYPES: Record<string, string> = {
  * other name passes on (and ends as the JSON 404). No directory walking, ranges or conditional
  * requests: each answer is 200 with the whole file, cached for an hour, as api.yaml declares.
  */
-export function serveFixedFiles(files: Record<string, string>): RequestHandler {
+export function serveFixedFiles(files: Record<string, string>): (req: { params: { file: string } }, res: Response, next: NextFunction) => void {
   const loaded = new Map(
     Object.entries(files).map(([name, file]) => {
       const type = TYPES[path.extname(file)];
@@ -22,7 +22,7 @@ export function serveFixedFiles(files: Record<string, string>): RequestHandler {
     }),
   );
   return (req, res, next) => {
-    const file = loaded.get(String(req.params.file));
+    const file = loaded.get(req.params.file);
     if (!file) return next();
     res.type(file.type).set('Cache-Control', 'public, max-age=3600').send(file.body);
   };

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import type { ApiDocument } from './openapi';
 
 /**
@@ -7,47 +7,29 @@ import type { ApiDocument } from './openapi';
  * (a schema violation of that operation: 422 on the root surface, 400 under /api). Here the
  * version that applies is echoed; pages and documents that do not declare the header ignore it.
  */
-export function negotiateApiVersion(document: ApiDocument): RequestHandler {
+export function negotiateApiVersion(document: ApiDocument): (req: Request, res: Response) => void {
   const schema = (document.components as { parameters?: Record<string, { schema?: { enum?: string[]; default?: string } }> } | undefined)
     ?.parameters?.ApiVersion?.schema;
-  const supported = schema?.enum ?? [];
+  const supported = new Set(schema?.enum ?? []);
   const fallback = schema?.default;
-  if (!fallback || !supported.includes(fallback)) throw new Error('api.yaml: components.parameters.ApiVersion needs an enum that holds its default');
-  return (req, res, next) => {
-    const asked = req.get('api-version')?.trim() || fallback;
-    if (supported.includes(asked)) res.set('api-version', asked);
-    next();
+  if (!fallback || !supported.has(fallback)) throw new Error('api.yaml: components.parameters.ApiVersion needs an enum that holds its default');
+  return (req, res) => {
+    const header = req.headers['api-version'];
+    const asked = (typeof header === 'string' ? header.trim() : '') || fallback;
+    if (supported.has(asked)) res.setHeader('api-version', asked);
   };
 }
 
-type Operation = { operationId?: string; deprecated?: boolean; 'x-sunset'?: string };
+type Operation = { deprecated?: boolean; [extension: `x-${string}`]: unknown };
 
 /**
- * Operations marked `deprecated: true` in api.yaml answer `Deprecation: true`, and `Sunset` when
- * they carry an `x-sunset` date. Dates are checked once, when the app is built.
+ * The headers a deprecated operation answers with: `Deprecation: true`, and `Sunset` when it
+ * carries an `x-sunset` date; none for the others. Dates are checked once, when the app is built.
  */
-export function announceDeprecations(document: ApiDocument): RequestHandler {
-  const sunsets = new Map<string, string | undefined>();
-  const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
-  for (const [path, item] of Object.entries(paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (typeof operation !== 'object' || !operation.deprecated) continue;
-      const sunset = operation['x-sunset'];
-      const date = sunset === undefined ? undefined : new Date(sunset);
-      if (date && Number.isNaN(date.getTime())) throw new Error(`api.yaml: ${method.toUpperCase()} ${path} has an x-sunset that is not a date: ${sunset}`);
-      sunsets.set(operationKey(method, path), date?.toUTCString());
-    }
-  }
-  return (req, res, next) => {
-    const matched = req.matched?.route.template;
-    const key = matched === undefined ? undefined : operationKey(req.method, matched);
-    if (key !== undefined && sunsets.has(key)) {
-      res.set('Deprecation', 'true');
-      const sunset = sunsets.get(key);
-      if (sunset) res.set('Sunset', sunset);
-    }
-    next();
-  };
+export function deprecationHeadersOf(operation: Operation, name: string): ReadonlyArray<readonly [string, string]> | undefined {
+  if (!operation.deprecated) return undefined;
+  const sunset = operation['x-sunset'];
+  const date = sunset === undefined ? undefined : new Date(String(sunset));
+  if (date && (typeof sunset !== 'string' || Number.isNaN(date.getTime()))) throw new Error(`api.yaml: ${name} has an x-sunset that is not a date: ${sunset}`);
+  return date ? [['Deprecation', 'true'], ['Sunset', date.toUTCString()]] : [['Deprecation', 'true']];
 }
-
-const operationKey = (method: string, path: string): string => `${method.toLowerCase()} ${path}`;

@@ -342,13 +342,36 @@ describe('CORS, versions, deprecation and security headers', () => {
     expect((await app.http.get('/health')).headers.deprecation).toBeUndefined();
   });
 
-  it('when any response is sent, then helmet security headers come with it', async () => {
-    for (const res of [await app.http.get('/agents'), await app.anonymous.get('/api/v1/me'), await app.anonymous.get('/nowhere')]) {
+  it('when JSON is answered, then it carries nosniff and none of the document policies; a page carries helmet\'s whole set', async () => {
+    for (const res of [await app.http.get('/agents'), await app.anonymous.get('/api/v1/me'), await app.anonymous.get('/nowhere'), await app.anonymous.get('/openapi.json')]) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBeUndefined();
+      expect(res.headers['x-frame-options']).toBeUndefined();
+      // Not in production: HSTS is sent there only (below).
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+    for (const res of [await app.anonymous.get('/login'), await app.anonymous.get('/docs'), await app.anonymous.get('/redoc'), await app.anonymous.get('/client')]) {
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
       expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(res.headers['strict-transport-security']).toMatch(/max-age=/);
       expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
+  it('when the service runs in production, then JSON answers carry HSTS too', async () => {
+    const database = await openTestDatabase('sqlite');
+    try {
+      const production = buildApp({ config: testConfig({ database: database.config, env: 'production' }), db: database.db, logger: createLogger({ logLevel: 'silent' }) });
+      for (const res of [await supertest(production).get('/health'), await supertest(production).get('/nowhere')]) {
+        expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        expect(res.headers['content-security-policy']).toBeUndefined();
+      }
+    } finally {
+      await database.close();
     }
   });
 });

@@ -1,63 +1,58 @@
-import express from 'express';
 import supertest from 'supertest';
-import { errorHandler } from '../../src/http/error-handler';
-import { createMetrics } from '../../src/http/observability';
-import { loadApiDocument, validateAgainst } from '../../src/http/openapi';
-import { assignRequestId } from '../../src/http/request-id';
+import { buildApp } from '../../src/app';
+import type { OperationHandlers } from '../../src/http/operations';
 import { createLogger } from '../../src/logger';
-import { LogCapture } from '../support/harness';
+import { LogCapture, openTestDatabase, testConfig, TEST_API_KEY } from '../support/harness';
 
-/** A handler that breaks the contract, behind the same validator and error handler as the app. */
-function appWithHandler(body: unknown) {
+const AGENT_ID = '0190a8f0-0000-7000-8000-000000000000';
+
+/** The service with one handler of the operation table replaced: the same chain, validator and error handler. */
+async function appWith(handlers: Partial<OperationHandlers>) {
+  const database = await openTestDatabase('sqlite');
   const logs = new LogCapture();
-  const logger = createLogger({ logLevel: 'info' }, logs);
-  const app = express();
-  app.use(assignRequestId, express.json());
-  app.use(validateAgainst(loadApiDocument(), { validateResponses: true }));
-  app.get('/agents/:agent_id', (_req, res) => {
-    res.json(body);
-  });
-  app.use(errorHandler(logger, createMetrics()));
-  return { http: supertest(app), logs };
+  const config = testConfig({ database: database.config, validateResponses: true });
+  const app = buildApp({ config, db: database.db, logger: createLogger({ logLevel: 'info' }, logs), handlers });
+  return { http: supertest(app), logs, close: () => database.close() };
 }
 
 describe('response validation', () => {
   it('when a handler answers a body api.yaml does not allow, then the client gets 500 internal_error and the log says why', async () => {
-    const { http, logs } = appWithHandler({ id: 'x', name: 'a', type: 'type_z', status: 'idle', secret: 'leak' });
-    const res = await http.get('/agents/0190a8f0-0000-7000-8000-000000000000');
-    expect(res.status).toBe(500);
-    expect(res.body).toEqual({ error: 'internal_error', message: 'An unexpected error occurred' });
-    expect(res.text).not.toContain('leak');
-    expect(logs.text()).toMatch(/additional properties|must have required property/);
+    const app = await appWith({ getAgent: (_req, res) => void res.json({ id: 'x', name: 'a', type: 'type_z', status: 'idle', secret: 'leak' } as never) });
+    try {
+      const res = await app.http.get(`/agents/${AGENT_ID}`).set('X-API-Key', TEST_API_KEY);
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: 'internal_error', message: 'An unexpected error occurred' });
+      expect(res.text).not.toContain('leak');
+      expect(app.logs.text()).toMatch(/additional properties|must have required property/);
+    } finally {
+      await app.close();
+    }
   });
 
   it('when a handler answers a body api.yaml allows, then it passes untouched', async () => {
-    const agent = {
-      id: '0190a8f0-0000-7000-8000-000000000000',
-      owner_id: null,
-      name: 'ok',
-      type: 'type_a',
-      status: 'idle',
-      created_at: '2026-01-01T00:00:00.000Z',
-      updated_at: '2026-01-01T00:00:00.000Z',
-    };
-    const { http } = appWithHandler(agent);
-    await http.get(`/agents/${agent.id}`).expect(200, agent);
+    const agent = { id: AGENT_ID, owner_id: null, name: 'ok', type: 'type_a' as const, status: 'idle' as const, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+    const app = await appWith({ getAgent: (_req, res) => void res.json(agent) });
+    try {
+      await app.http.get(`/agents/${agent.id}`).set('X-API-Key', TEST_API_KEY).expect(200, agent);
+    } finally {
+      await app.close();
+    }
   });
 
   it('when an /api handler fails unexpectedly, then 500 INTERNAL_ERROR says only Internal Server Error', async () => {
-    const logs = new LogCapture();
-    const app = express();
-    app.use(assignRequestId, express.json());
-    app.use(validateAgainst(loadApiDocument(), { validateResponses: true }));
-    app.get('/api/v1/agents', () => {
-      throw new Error('connection string postgres://admin:hunter2@db leaked?');
+    const app = await appWith({
+      listAgentsV1: () => {
+        throw new Error('connection string postgres://admin:hunter2@db leaked?');
+      },
     });
-    app.use(errorHandler(createLogger({ logLevel: 'info' }, logs), createMetrics()));
-    const res = await supertest(app).get('/api/v1/agents').set('X-Request-ID', 'boom-1');
-    expect(res.status).toBe(500);
-    expect(res.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal Server Error', requestId: 'boom-1' } });
-    expect(res.text).not.toContain('hunter2');
-    expect(logs.text()).toContain('boom-1');
+    try {
+      const res = await app.http.get('/api/v1/agents').set('X-API-Key', TEST_API_KEY).set('X-Request-ID', 'boom-1');
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal Server Error', requestId: 'boom-1' } });
+      expect(res.text).not.toContain('hunter2');
+      expect(app.logs.text()).toContain('boom-1');
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { User } from '../../domain/model';
 import { escapeHtml } from '../escape-html';
+import type { PageLinks } from '../page-links';
 
 export interface LoginPageModel {
   providers: ReadonlyArray<{ id: string; name: string }>;
@@ -39,14 +40,14 @@ const LINK_FAILURES: Record<string, string> = {
 const DEFAULT_LINK_FAILURE = 'Linking the provider did not work: nothing was linked. Please try again.';
 
 // No inline script or style: the pages pass the service's own Content-Security-Policy.
-const layout = (title: string, body: string, script: string): string => `<!doctype html>
+const layout = (links: PageLinks, title: string, body: string, script: string): string => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>${escapeHtml(title)} · agent fleet</title>
-    <link rel="stylesheet" href="/assets/pages.css">
-    <script src="/assets/${script}" defer></script>
+    <link rel="stylesheet" href="${escapeHtml(links.asset('pages.css'))}">
+    <script src="${escapeHtml(links.asset(script))}" defer></script>
   </head>
   <body>
     <main>
@@ -56,7 +57,7 @@ ${body}
 </html>
 `;
 
-export function renderLoginPage({ providers, returnTo, cancelled, failed, reason }: LoginPageModel): string {
+export function renderLoginPage({ providers, returnTo, cancelled, failed, reason }: LoginPageModel, links: PageLinks): string {
   const query = returnTo === '/' ? '' : `?returnTo=${encodeURIComponent(returnTo)}`;
   const messages = [
     cancelled ? '<p class="notice" role="status" id="cancelled-message">Sign-in was cancelled. You can try again, or sign in another way.</p>' : '',
@@ -64,14 +65,15 @@ export function renderLoginPage({ providers, returnTo, cancelled, failed, reason
   ].filter(Boolean);
   const buttons = providers.map(
     (provider) =>
-      `<li><a class="button provider" href="/api/auth/oauth/${encodeURIComponent(provider.id)}${query}">Sign in with ${escapeHtml(provider.name)}</a></li>`,
+      `<li><a class="button provider" href="${escapeHtml(links.signInWith(provider.id))}${query}">Sign in with ${escapeHtml(provider.name)}</a></li>`,
   );
   return layout(
+    links,
     'Sign in',
     `      <h1>Sign in to agent fleet</h1>
       ${messages.join('\n      ')}
       ${buttons.length > 0 ? `<ul class="providers" aria-label="Sign in with a provider">\n        ${buttons.join('\n        ')}\n      </ul>\n      <p class="separator">or with your e-mail and password</p>` : ''}
-      <form id="password-form" action="/api/auth/login" method="post" data-return-to="${escapeHtml(returnTo)}">
+      <form id="password-form" action="${escapeHtml(links.passwordSignIn)}" method="post" data-return-to="${escapeHtml(returnTo)}">
         <label>E-mail <input type="email" name="email" autocomplete="username" required></label>
         <label>Password <input type="password" name="password" autocomplete="current-password" minlength="8" required></label>
         <p class="problem" role="alert" id="password-problem" hidden></p>
@@ -81,7 +83,7 @@ export function renderLoginPage({ providers, returnTo, cancelled, failed, reason
   );
 }
 
-export function renderHomePage({ user, connections, canUnlink, notice }: HomePageModel): string {
+export function renderHomePage({ user, connections, canUnlink, notice }: HomePageModel, links: PageLinks): string {
   const message =
     notice === undefined
       ? ''
@@ -110,6 +112,7 @@ export function renderHomePage({ user, connections, canUnlink, notice }: HomePag
       ${canUnlink ? '' : '<p class="hint">Your only way to sign in is a linked provider, so it cannot be unlinked.</p>'}
       <p class="problem" role="alert" id="connections-problem" hidden></p>`;
   return layout(
+    links,
     'Home',
     `      <h1>agent fleet</h1>
       <p id="signed-in-as">Signed in as <strong>${escapeHtml(user.name)}</strong> (${escapeHtml(user.email)})</p>${connectionsSection}

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { ServiceLimits } from '../../config';
 import type { Store } from '../../data/store';
 import * as agents from '../../domain/agents';
@@ -6,9 +5,10 @@ import { offsetQuery } from '../../domain/collection';
 import type { Agent } from '../../domain/model';
 import { principalOf } from '../authenticate';
 import { ifMatch, pageTag, sendItem, sendPage, tagWrite } from '../caching';
+import type { OperationHandlers, PathTo } from '../operations';
 import type { Handler } from '../typed-handler';
 
-export function agentRoutes(store: Store, limits: ServiceLimits): Router {
+export function agentHandlers(store: Store, limits: ServiceLimits, pathTo: PathTo): Pick<OperationHandlers, 'listAgents' | 'createAgent' | 'getAgent' | 'replaceAgent' | 'updateAgent' | 'deleteAgent'> {
   const list: Handler<'listAgents'> = async (req, res) => {
     const { skip = 0, limit = 100, status } = req.query;
     const { items } = await agents.listAgents(store, principalOf(req), offsetQuery(skip, limit, status));
@@ -16,7 +16,7 @@ export function agentRoutes(store: Store, limits: ServiceLimits): Router {
   };
   const create: Handler<'createAgent'> = async (req, res) => {
     const agent = await agents.createAgent(store, principalOf(req), req.body, limits.quotas);
-    tagWrite(res, agent).status(201).location(`/agents/${agent.id}`).json(agent);
+    tagWrite(res, agent).status(201).location(pathTo('getAgent', { agent_id: agent.id })).json(agent);
   };
   const read: Handler<'getAgent'> = async (req, res) => {
     const agent = await agents.getAgent(store, principalOf(req), req.params.agent_id);
@@ -35,11 +35,5 @@ export function agentRoutes(store: Store, limits: ServiceLimits): Router {
     res.status(204).end();
   };
 
-  return Router()
-    .get('/agents', list)
-    .post('/agents', create)
-    .get('/agents/:agent_id', read)
-    .put('/agents/:agent_id', replace)
-    .patch('/agents/:agent_id', update)
-    .delete('/agents/:agent_id', remove);
+  return { listAgents: list, createAgent: create, getAgent: read, replaceAgent: replace, updateAgent: update, deleteAgent: remove };
 }

@@ -1,9 +1,10 @@
-import { Router, type CookieOptions, type Request } from 'express';
+import { type CookieOptions, type Request } from 'express';
 import type { PasswordChecks } from '../../auth/password-sign-in';
 import type { SessionService } from '../../auth/sessions';
 import { AppError, OAuthError } from '../../errors';
 import { assertTrustedOrigin, credentialOf, principalOf, userOf } from '../authenticate';
 import { envelope } from '../envelope';
+import type { OperationHandlers } from '../operations';
 import type { Handler } from '../typed-handler';
 
 export const SESSION_COOKIE_OPTIONS: CookieOptions = { httpOnly: true, secure: true, sameSite: 'lax', path: '/' };
@@ -19,7 +20,7 @@ export interface AuthRouteDependencies {
 /** The client's address as the throttle keys it (Express applies TRUST_PROXY). */
 export const clientOf = (req: Pick<Request, 'ip' | 'socket'>): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
-export function authRoutes({ sessions, passwords, cookieName, trustedOrigins }: AuthRouteDependencies): Router {
+export function authHandlers({ sessions, passwords, cookieName, trustedOrigins }: AuthRouteDependencies): Pick<OperationHandlers, 'issueToken' | 'getProtected' | 'logIn' | 'logOut' | 'logOutEverywhere'> {
   const trusted = new Set(trustedOrigins);
 
   /** RFC 6749 sections 4.3 and 6, first-party only (see api.yaml). */
@@ -71,10 +72,5 @@ export function authRoutes({ sessions, passwords, cookieName, trustedOrigins }: 
     res.clearCookie(cookieName, SESSION_COOKIE_OPTIONS).status(204).end();
   };
 
-  return Router()
-    .post('/token', issueToken)
-    .get('/protected', protectedResource)
-    .post('/api/auth/login', logIn)
-    .post('/api/auth/logout', logOut)
-    .post('/api/auth/logout-all', logOutEverywhere);
+  return { issueToken, getProtected: protectedResource, logIn, logOut, logOutEverywhere };
 }

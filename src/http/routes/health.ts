@@ -1,7 +1,7 @@
-import { Router } from 'express';
 import { pingDatabase, type Database } from '../../data/database';
 import type { RedisConnection } from '../../data/redis';
 import type { components } from '../../../generated/api';
+import type { OperationHandlers } from '../operations';
 import type { Handler } from '../typed-handler';
 
 type Readiness = components['schemas']['Readiness'];
@@ -18,7 +18,7 @@ export interface Lifecycle {
  * service works without it (fail-open), so taking them all out would turn a lost counter store
  * into an outage.
  */
-export function healthRoutes(db: Database, lifecycle: Lifecycle, redis?: Pick<RedisConnection, 'ping'>): Router {
+export function healthHandlers(db: Database, lifecycle: Lifecycle, redis?: Pick<RedisConnection, 'ping'>): Pick<OperationHandlers, 'getHealth' | 'getReadiness'> {
   const live: Handler<'getHealth'> = (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
   };
@@ -32,5 +32,5 @@ export function healthRoutes(db: Database, lifecycle: Lifecycle, redis?: Pick<Re
       .set('Cache-Control', 'no-store')
       .json({ status, checks });
   };
-  return Router().get('/health', live).get('/health/ready', ready);
+  return { getHealth: live, getReadiness: ready };
 }

@@ -1,4 +1,4 @@
-import { Router, type CookieOptions } from 'express';
+import { type CookieOptions } from 'express';
 import { parse as parseCookies } from 'cookie';
 import { describeFailure, type FailureDescription } from '../../auth/oauth/failures';
 import { FLOW_LIFETIME_SECONDS } from '../../auth/oauth/flow-cookie';
@@ -15,6 +15,7 @@ import { envelope } from '../envelope';
 import type { OAuthTelemetry } from '../oauth-telemetry';
 import { checkReturnTo } from '../return-to';
 import { sessionOfCookie } from '../session';
+import type { OperationHandlers, PathTo } from '../operations';
 import type { Handler } from '../typed-handler';
 import { SESSION_COOKIE_OPTIONS } from './auth';
 
@@ -24,10 +25,6 @@ export const FLOW_COOKIE = 'oauth_flow';
 const CHECK_COOKIE_BASE: CookieOptions = { httpOnly: true, secure: true, sameSite: 'lax', path: '/api/auth/oauth' };
 const CHECK_COOKIE: CookieOptions = { ...CHECK_COOKIE_BASE, maxAge: FLOW_LIFETIME_SECONDS * 1000 };
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
-const LOGIN_FAILED = '/login?error=oauth_failed';
-const LOGIN_CANCELLED = '/login?cancelled=true';
-const LINK_FAILED = '/?link=failed';
-const LINK_CANCELLED = '/?link=cancelled';
 const PERSON_REASONS: ReadonlySet<SignInFailureReason> = new Set(['account_exists', 'email_not_verified', 'missing_email', 'invalid_claims']);
 
 export interface OAuthRouteDependencies extends SignInDependencies {
@@ -37,10 +34,24 @@ export interface OAuthRouteDependencies extends SignInDependencies {
   telemetry: OAuthTelemetry;
   logger: Logger;
   publicUrl: string;
+  pathTo: PathTo;
+}
+
+/** Where a person lands after a sign-in or a link: the login page and the home page, with what happened. */
+interface Landings {
+  failed: string;
+  cancelled: string;
+  linkFailed: string;
+  linkCancelled: string;
+  home: string;
 }
 
 /** GET /api/auth/oauth/{provider}, its callback, and the caller's connections (list, link, unlink). */
-export function oauthRoutes(deps: OAuthRouteDependencies): Router {
+export function oauthHandlers(deps: OAuthRouteDependencies): Pick<OperationHandlers, 'startOAuthSignIn' | 'completeOAuthSignIn' | 'listMyConnections' | 'linkMyConnection' | 'unlinkMyConnection'> {
+  const login = deps.pathTo('getLoginPage');
+  const home = deps.pathTo('getHomePage');
+  const landings: Landings = { failed: `${login}?error=oauth_failed`, cancelled: `${login}?cancelled=true`, linkFailed: `${home}?link=failed`, linkCancelled: `${home}?link=cancelled`, home };
+
   const start: Handler<'startOAuthSignIn'> = async (req, res) => {
     const provider = findProvider(deps.providers, req.params.provider);
     res.set(NO_STORE);
@@ -50,7 +61,7 @@ export function oauthRoutes(deps: OAuthRouteDependencies): Router {
       redirect(res, started.authorizationUrl);
     } catch (error) {
       report(deps.telemetry, req, provider, 'start', error);
-      redirect(res, LOGIN_FAILED);
+      redirect(res, landings.failed);
     }
   };
 
@@ -72,10 +83,10 @@ export function oauthRoutes(deps: OAuthRouteDependencies): Router {
       }
       const message = linking ? 'third-party account linked' : 'third-party sign-in succeeded';
       deps.logger.info({ reqId: req.id, provider: provider.config.id, userId: done.user.id, outcome: done.outcome }, message);
-      redirect(res, checkReturnTo(done.returnTo, deps.publicUrl) ?? '/');
+      redirect(res, checkReturnTo(done.returnTo, deps.publicUrl) ?? landings.home);
     } catch (error) {
       const failure = report(deps.telemetry, req, provider, 'callback', error);
-      redirect(res, linking ? linkFailedLocation(failure.reason) : signInFailedLocation(failure.reason));
+      redirect(res, linking ? linkFailedLocation(landings, failure.reason) : signInFailedLocation(landings, failure.reason));
     }
   };
 
@@ -95,7 +106,7 @@ export function oauthRoutes(deps: OAuthRouteDependencies): Router {
       res.cookie(STATE_COOKIE, started.state, CHECK_COOKIE).cookie(FLOW_COOKIE, started.flowCookie, CHECK_COOKIE);
       location = started.authorizationUrl;
     } catch (error) {
-      location = linkFailedLocation(report(deps.telemetry, req, provider, 'start', error).reason);
+      location = linkFailedLocation(landings, report(deps.telemetry, req, provider, 'start', error).reason);
     }
     // A script cannot follow a redirect into the provider's login page: it is told where to send the browser.
     if (req.accepts(['text/html', 'application/json']) === 'application/json') res.status(200).json(envelope({ location }));
@@ -108,23 +119,18 @@ export function oauthRoutes(deps: OAuthRouteDependencies): Router {
     res.status(204).end();
   };
 
-  return Router()
-    .get('/api/auth/oauth/:provider', start)
-    .get('/api/auth/oauth/:provider/callback', callback)
-    .get('/api/v1/me/connections', connections)
-    .post('/api/v1/me/connections/:provider', link)
-    .delete('/api/v1/me/connections/:provider', unlink);
+  return { startOAuthSignIn: start, completeOAuthSignIn: callback, listMyConnections: connections, linkMyConnection: link, unlinkMyConnection: unlink };
 }
 
 /** Reasons the person can act on are named to the login page; the rest stay in the logs. */
-function signInFailedLocation(reason: SignInFailureReason): string {
-  if (reason === 'access_denied') return LOGIN_CANCELLED;
-  return PERSON_REASONS.has(reason) ? `${LOGIN_FAILED}&reason=${reason}` : LOGIN_FAILED;
+function signInFailedLocation(landings: Landings, reason: SignInFailureReason): string {
+  if (reason === 'access_denied') return landings.cancelled;
+  return PERSON_REASONS.has(reason) ? `${landings.failed}&reason=${reason}` : landings.failed;
 }
 
 /** A link is started by a signed-in person: its outcome is told on the home page. */
-function linkFailedLocation(reason: SignInFailureReason): string {
-  return reason === 'access_denied' ? LINK_CANCELLED : `${LINK_FAILED}&reason=${reason}`;
+function linkFailedLocation(landings: Landings, reason: SignInFailureReason): string {
+  return reason === 'access_denied' ? landings.linkCancelled : `${landings.linkFailed}&reason=${reason}`;
 }
 
 function findProvider(providers: ProviderRegistry, id: string): OAuthProvider {

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { ServiceLimits } from '../../config';
 import type { Store } from '../../data/store';
 import { offsetQuery } from '../../domain/collection';
@@ -6,9 +5,10 @@ import type { Task } from '../../domain/model';
 import * as tasks from '../../domain/tasks';
 import { principalOf } from '../authenticate';
 import { ifMatch, pageTag, sendItem, sendPage, tagWrite } from '../caching';
+import type { OperationHandlers, PathTo } from '../operations';
 import type { Handler } from '../typed-handler';
 
-export function taskRoutes(store: Store, limits: ServiceLimits): Router {
+export function taskHandlers(store: Store, limits: ServiceLimits, pathTo: PathTo): Pick<OperationHandlers, 'listTasks' | 'createTask' | 'getTask' | 'updateTask' | 'deleteTask'> {
   const list: Handler<'listTasks'> = async (req, res) => {
     const { skip = 0, limit = 100, status } = req.query;
     const { items } = await tasks.listTasks(store, principalOf(req), req.params.agent_id, offsetQuery(skip, limit, status, limits.maxResponseBytes));
@@ -16,7 +16,7 @@ export function taskRoutes(store: Store, limits: ServiceLimits): Router {
   };
   const create: Handler<'createTask'> = async (req, res) => {
     const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body, limits.quotas);
-    tagWrite(res, task).status(201).location(`/agents/${task.agent_id}/tasks/${task.id}`).json(task);
+    tagWrite(res, task).status(201).location(pathTo('getTask', { agent_id: task.agent_id, task_id: task.id })).json(task);
   };
   const read: Handler<'getTask'> = async (req, res) => {
     const task = await tasks.getTask(store, principalOf(req), req.params.agent_id, req.params.task_id);
@@ -31,10 +31,5 @@ export function taskRoutes(store: Store, limits: ServiceLimits): Router {
     res.status(204).end();
   };
 
-  return Router()
-    .get('/agents/:agent_id/tasks', list)
-    .post('/agents/:agent_id/tasks', create)
-    .get('/agents/:agent_id/tasks/:task_id', read)
-    .patch('/agents/:agent_id/tasks/:task_id', update)
-    .delete('/agents/:agent_id/tasks/:task_id', remove);
+  return { listTasks: list, createTask: create, getTask: read, updateTask: update, deleteTask: remove };
 }

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { ServiceLimits } from '../../config';
 import type { Store } from '../../data/store';
 import * as agents from '../../domain/agents';
@@ -8,10 +7,11 @@ import { principalOf } from '../authenticate';
 import { ifMatch, sendItem, sendPage, tagWrite } from '../caching';
 import { cursorMeta, pickFields, toListQuery } from '../collection-params';
 import { envelope } from '../envelope';
+import type { OperationHandlers, PathTo } from '../operations';
 import type { Handler } from '../typed-handler';
 
 /** The conventions surface over the same agents and tasks as the root surface. */
-export function v1AgentRoutes(store: Store, limits: ServiceLimits): Router {
+export function v1AgentHandlers(store: Store, limits: ServiceLimits, pathTo: PathTo): Pick<OperationHandlers, 'listAgentsV1' | 'createAgentV1' | 'getAgentV1' | 'replaceAgentV1' | 'updateAgentV1' | 'deleteAgentV1' | 'listTasksV1' | 'createTaskV1' | 'getTaskV1' | 'updateTaskV1' | 'deleteTaskV1'> {
   const withTasks = async (list: Agent[], include: string | undefined) => {
     if (include !== 'tasks') return list;
     const embedded = await agents.embedTasks(store, list);
@@ -27,7 +27,7 @@ export function v1AgentRoutes(store: Store, limits: ServiceLimits): Router {
   };
   const createAgent: Handler<'createAgentV1'> = async (req, res) => {
     const agent = await agents.createAgent(store, principalOf(req), req.body, limits.quotas);
-    tagWrite(res, agent).status(201).location(`/api/v1/agents/${agent.id}`).json(envelope(agent));
+    tagWrite(res, agent).status(201).location(pathTo('getAgentV1', { agent_id: agent.id })).json(envelope(agent));
   };
   const getAgent: Handler<'getAgentV1'> = async (req, res) => {
     const { fields, include } = req.query;
@@ -58,7 +58,7 @@ export function v1AgentRoutes(store: Store, limits: ServiceLimits): Router {
   };
   const createTask: Handler<'createTaskV1'> = async (req, res) => {
     const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body, limits.quotas);
-    tagWrite(res, task).status(201).location(`/api/v1/agents/${task.agent_id}/tasks/${task.id}`).json(envelope(task));
+    tagWrite(res, task).status(201).location(pathTo('getTaskV1', { agent_id: task.agent_id, task_id: task.id })).json(envelope(task));
   };
   const getTask: Handler<'getTaskV1'> = async (req, res) => {
     const task = await tasks.getTask(store, principalOf(req), req.params.agent_id, req.params.task_id);
@@ -75,16 +75,5 @@ export function v1AgentRoutes(store: Store, limits: ServiceLimits): Router {
     res.status(204).end();
   };
 
-  return Router()
-    .get('/api/v1/agents', listAgents)
-    .post('/api/v1/agents', createAgent)
-    .get('/api/v1/agents/:agent_id', getAgent)
-    .put('/api/v1/agents/:agent_id', replaceAgent)
-    .patch('/api/v1/agents/:agent_id', updateAgent)
-    .delete('/api/v1/agents/:agent_id', deleteAgent)
-    .get('/api/v1/agents/:agent_id/tasks', listTasks)
-    .post('/api/v1/agents/:agent_id/tasks', createTask)
-    .get('/api/v1/agents/:agent_id/tasks/:task_id', getTask)
-    .patch('/api/v1/agents/:agent_id/tasks/:task_id', updateTask)
-    .delete('/api/v1/agents/:agent_id/tasks/:task_id', deleteTask);
+  return { listAgentsV1: listAgents, createAgentV1: createAgent, getAgentV1: getAgent, replaceAgentV1: replaceAgent, updateAgentV1: updateAgent, deleteAgentV1: deleteAgent, listTasksV1: listTasks, createTaskV1: createTask, getTaskV1: getTask, updateTaskV1: updateTask, deleteTaskV1: deleteTask };
 }

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { PasswordChecks } from '../../auth/password-sign-in';
 import type { ServiceLimits } from '../../config';
 import type { Store } from '../../data/store';
@@ -10,10 +9,11 @@ import { principalOf, userOf } from '../authenticate';
 import { ifMatch, sendItem, sendPage, tagWrite } from '../caching';
 import { cursorMeta, pageMeta, pickFields, toListQuery } from '../collection-params';
 import { envelope } from '../envelope';
+import type { OperationHandlers, PathTo } from '../operations';
 import type { Handler } from '../typed-handler';
 
 /** Users (page-numbered) and their posts (cursor), on the conventions surface. */
-export function v1UserRoutes(store: Store, limits: ServiceLimits, passwords: PasswordChecks): Router {
+export function v1UserHandlers(store: Store, limits: ServiceLimits, passwords: PasswordChecks, pathTo: PathTo): Pick<OperationHandlers, 'listUsers' | 'signUp' | 'getUser' | 'replaceUser' | 'updateUser' | 'deleteUser' | 'listPosts' | 'createPost' | 'getMe'> {
   const withPosts = async (list: User[], include: string | undefined) => {
     if (include !== 'posts') return list;
     const embedded = await users.embedPosts(store, list);
@@ -30,7 +30,7 @@ export function v1UserRoutes(store: Store, limits: ServiceLimits, passwords: Pas
   };
   const signUp: Handler<'signUp'> = async (req, res) => {
     const user = await users.signUp(store, req.body);
-    tagWrite(res, user).status(201).location(`/api/v1/users/${user.id}`).json(envelope(user));
+    tagWrite(res, user).status(201).location(pathTo('getUser', { user_id: user.id })).json(envelope(user));
   };
   const read: Handler<'getUser'> = async (req, res) => {
     const { fields, include } = req.query;
@@ -66,14 +66,5 @@ export function v1UserRoutes(store: Store, limits: ServiceLimits, passwords: Pas
     tagWrite(res, post).status(201).json(envelope(post));
   };
 
-  return Router()
-    .get('/api/v1/users', list)
-    .post('/api/v1/users', signUp)
-    .get('/api/v1/users/:user_id', read)
-    .put('/api/v1/users/:user_id', replace)
-    .patch('/api/v1/users/:user_id', update)
-    .delete('/api/v1/users/:user_id', remove)
-    .get('/api/v1/users/:user_id/posts', posts)
-    .post('/api/v1/users/:user_id/posts', writePost)
-    .get('/api/v1/me', me);
+  return { listUsers: list, signUp, getUser: read, replaceUser: replace, updateUser: update, deleteUser: remove, listPosts: posts, createPost: writePost, getMe: me };
 }

@@ -1,0 +1,82 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { routeNotFound } from '../errors';
+import { matchRoute, type Route, type RouteTable } from './route-table';
+import { setHeaders, type SecurityHeaders } from './security-headers';
+
+/** One link of an operation's chain: Express's middleware signature, sync or async. */
+export type Step = (req: Request, res: Response, next: NextFunction) => unknown;
+
+export interface DispatchOptions {
+  table: RouteTable;
+  /** Each operation's chain by operationId (security, request checks, the handler), built once at start. */
+  chains: ReadonlyMap<string, readonly Step[]>;
+  headers: SecurityHeaders;
+  /** What every request gets first, matched or not: its id and its log line and metrics. */
+  begin: (req: Request, res: Response) => void;
+  /** CORS: answers the preflights of allowed origins, decorates the rest. */
+  cors: RequestHandler;
+  /** Headers of a matched request that do not depend on its operation (`api-version`). */
+  negotiate: (req: Request, res: Response) => void;
+}
+
+/**
+ * The one middleware of the app: api.yaml's route table finds the operation (404 and 405 before
+ * anything else runs), and the operation's own chain answers it. Express keeps the request and
+ * response objects and the error handler; it walks no route list.
+ */
+export function createDispatcher(options: DispatchOptions): RequestHandler {
+  const { table, chains, headers, begin, cors, negotiate } = options;
+  for (const operationId of table.operations.keys()) {
+    if (!chains.has(operationId)) throw new Error(`no chain was built for ${operationId}`);
+  }
+  return function dispatch(req, res, next) {
+    begin(req, res);
+    let match;
+    try {
+      match = matchRoute(table, req);
+    } catch (error) {
+      setHeaders(res, headers.other);
+      return next(error);
+    }
+    if (match.kind === 'options') return answerOptions(match.route, req, res, next);
+    const { matched } = match;
+    req.matched = matched;
+    req.params = matched.params;
+    setHeaders(res, matched.html ? headers.html : headers.other);
+    const chain = chains.get(matched.operationId) as readonly Step[];
+    cors(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      negotiate(req, res);
+      runChain(chain, req, res, next);
+    });
+  };
+
+  /** OPTIONS that CORS does not answer (no preflight of an allowed origin): 204 with `Allow`. */
+  function answerOptions(route: Route, req: Request, res: Response, next: NextFunction): void {
+    setHeaders(res, headers.other);
+    res.setHeader('Allow', route.allow);
+    cors(req, res, (error?: unknown) => (error ? next(error) : void res.status(204).end()));
+  }
+}
+
+/**
+ * Runs the steps in order, as Express would: each calls `next` to go on or `next(error)` to fail;
+ * a thrown error or a rejected promise fails too. A handler that passes on (a static file that
+ * does not exist) ends as 404.
+ */
+function runChain(steps: readonly Step[], req: Request, res: Response, done: NextFunction): void {
+  let index = 0;
+  const next: NextFunction = (error?: unknown) => {
+    if (error) return done(error);
+    const step = steps[index++];
+    if (step === undefined) return done(routeNotFound());
+    try {
+      const result = step(req, res, next);
+      if (result instanceof Promise) result.catch(done);
+    } catch (thrown) {
+      done(thrown);
+    }
+  };
+  next();
+}
+

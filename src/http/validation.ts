@@ -1,0 +1,125 @@
+import type { Express, Request, RequestHandler, Response } from 'express';
+import { RequestValidator } from 'express-openapi-validator/dist/middlewares/openapi.request.validator';
+import { ResponseValidator } from 'express-openapi-validator/dist/middlewares/openapi.response.validator';
+import { SchemaPreprocessor } from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor';
+import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validator';
+import type { ApiDocument } from './openapi';
+import type { CompiledOperation, Route } from './route-table';
+
+/** What the validator needs to know of the matched operation (its `req.openapi`). */
+interface OpenApiContext {
+  expressRoute: string;
+  openApiRoute: string;
+  pathParams: Record<string, string>;
+  schema: unknown;
+  serial: number;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    openapi?: OpenApiContext;
+  }
+}
+
+/** The validation of one operation: its request check, and its response check when responses are validated. */
+export interface OperationValidation {
+  request: RequestHandler;
+  /** Throws the validator's 500 when `body` is not what api.yaml declares for the response's status. */
+  response?: (req: Request, res: Response, body: unknown) => void;
+}
+
+type ResponseValidators = Parameters<ResponseValidator['_validate']>[0]['validators'];
+type ResponsesOf = { responses?: Record<string, unknown> };
+
+/**
+ * express-openapi-validator's request and response validators, given each operation by the route
+ * table instead of finding it again: its own look-up compiles a path regex per route per request
+ * (fixed upstream in express-openapi-validator pull request 1217, not released in 5.6). The
+ * validators are the library's, with its options and its schema preprocessing; only the matching
+ * is ours. The ajv validators of an operation are compiled when it is first called.
+ */
+export function createValidation(document: ApiDocument, options: { validateResponses: boolean }): (operation: CompiledOperation & { route: Route }) => OperationValidation {
+  const settings = new OpenApiValidator({
+    apiSpec: document as never,
+    validateRequests: { allErrors: true },
+    validateResponses: options.validateResponses ? { allErrors: true } : false,
+    validateSecurity: false,
+    ignoreUndocumented: false,
+    // `npm test` lints the document with Redocly. The validator's own meta-schema check would reject
+    // the relative `tokenUrl: /token`, which OpenAPI 3.1 allows ("URLs MAY be relative references").
+    validateApiSpec: false,
+    // Full format checks (the default is "fast"): the same rules as isEmail and every client that validates with ajv-formats.
+    validateFormats: true,
+    ajvFormats: { mode: 'full' },
+  }) as unknown as { ajvOpts: { preprocessor: object; request: object; response: object }; options: { validateResponses: false | object } };
+  // The preprocessor rewrites the document in place and copies it for the responses.
+  const apiDoc = structuredClone(document) as never;
+  const { apiDocRes } = new SchemaPreprocessor(apiDoc, settings.ajvOpts.preprocessor as never, settings.options.validateResponses as never).preProcess();
+  const requests = new RequestValidator(apiDoc, settings.ajvOpts.request as never);
+  const responses = apiDocRes ? new ResponseValidator(apiDocRes, settings.ajvOpts.response as never, settings.options.validateResponses as never) : undefined;
+  const paths = (apiDoc as { paths: Record<string, Record<string, unknown>> }).paths;
+  const responsePaths = (apiDocRes as { paths?: Record<string, Record<string, ResponsesOf>> } | null)?.paths;
+
+  return (operation) => {
+    const method = operation.method.toLowerCase();
+    const template = operation.route.template;
+    const context = {
+      expressRoute: template.replace(/\{([^{}]+)\}/g, ':$1'),
+      openApiRoute: template,
+      schema: paths[template]?.[method],
+      serial: -1,
+    };
+    if (context.schema === undefined) throw new Error(`express-openapi-validator lost ${operation.operationId} while preprocessing api.yaml`);
+    const request: RequestHandler = (req, res, next) => {
+      req.openapi = { ...context, pathParams: req.params as Record<string, string> };
+      return requests.validate(req as never, res, next);
+    };
+    if (!responses) return { request };
+    const declared = responsePaths?.[template]?.[method]?.responses ?? {};
+    let validators: ResponseValidators | undefined;
+    return {
+      request,
+      response(req, res, body) {
+        validators ??= (responses as unknown as { buildValidators(responses: unknown, key: string): ResponseValidators }).buildValidators(declared, operation.operationId);
+        const contentType = res.getHeader('content-type');
+        const accept = req.headers.accept;
+        const accepts = contentType ? [String(contentType)] : accept ? accept.split(',').map((type) => type.trim()) : [];
+        responses._validate({ validators, body: body as object, statusCode: res.statusCode, path: req.originalUrl, accepts });
+      },
+    };
+  };
+}
+
+type ResponseCheck = NonNullable<OperationValidation['response']>;
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The operation's response check, armed when its handler starts. */
+    responseCheck?: ResponseCheck;
+  }
+}
+
+/** The chain step that arms an operation's response check, just before its handler. */
+export function armResponseCheck(check: ResponseCheck): RequestHandler {
+  return (req, _res, next) => {
+    req.responseCheck = check;
+    next();
+  };
+}
+
+/**
+ * The app's `res.json` runs the armed check once, on the handler's answer or the error that
+ * replaced it (5xx answers are not checked: they are the service's own failures). A body api.yaml
+ * does not allow throws the validator's 500 to whoever called `res.json`.
+ */
+export function checkResponsesOf(app: Express): void {
+  const json = app.response.json;
+  app.response.json = function checkedJson(this: Response, body?: unknown) {
+    const check = this.req.responseCheck;
+    if (check !== undefined) {
+      this.req.responseCheck = undefined;
+      if (this.statusCode < 500 && !this.headersSent) check(this.req, this, body);
+    }
+    return json.call(this, body);
+  };
+}
