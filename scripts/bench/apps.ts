@@ -84,7 +84,7 @@ export function bundleComparisonApps(outDir: string): Record<ComparisonApp, stri
   return { express: path.join(outDir, `${entries.express}.js`), fastify: path.join(outDir, `${entries.fastify}.js`) };
 }
 
-export function findFreePort(): Promise<number> {
+function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
@@ -96,7 +96,7 @@ export function findFreePort(): Promise<number> {
 }
 
 /** The service's environment for the bench: production, logs at info, limits raised above the load. */
-export function serviceEnv(port: number, database: string, apiKey: string): Record<string, string> {
+function serviceEnv(port: number, database: string, apiKey: string): Record<string, string> {
   return {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',

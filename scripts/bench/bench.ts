@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { APPS, buildService, bundleComparisonApps, ROOT, seedAgents, startApp, stopApp, type AppName, type RunningApp } from './apps';
 import { drive, failuresOf, ROUTES, type Route } from './load';
-import { cpuMillisBetween, listTree, readTreeMemory, sampleCpu } from './process-tree';
+import { cpuMillisBetween, listTree, readTreeMemory, sampleCpu, type ProcessMemory } from './process-tree';
 import { computeRatios, evaluateTargets, renderMarkdown, summarise, type AppResult, type BenchReport, type Measurement } from './report';
 
 interface Options {
@@ -88,20 +88,32 @@ async function measure(app: RunningApp, route: Route, round: number, options: Op
     cpuMicrosPerRequest: answered > 0 ? (cpuMillisBetween(before, after) * 1000) / answered : Number.NaN,
     answered,
     processes: after.size,
+    peakTreeMb: readTreeMemory(app.pid).reduce((sum, p) => sum + p.peakRssMb, 0),
     failures: failuresOf(result),
   };
 }
 
-/** Each process's VmHWM now and once it was ready; the first of the tree is the one the bench started. */
-function collectMemory(app: RunningApp): AppResult {
+/**
+ * Each process's VmHWM once ready, after seeding and now; the first of the tree is the one the
+ * bench started. The measurement after which the tree's peak rose the most says which load set it.
+ */
+function collectMemory(app: RunningApp, afterSeeding: ProcessMemory[], measurements: Measurement[]): AppResult {
   const atReady = new Map(app.memoryAtReady.map((p) => [p.pid, p.peakRssMb]));
+  const seeded = new Map(afterSeeding.map((p) => [p.pid, p.peakRssMb]));
   const processes = readTreeMemory(app.pid).map((p, index) => ({
     pid: p.pid,
     role: index === 0 ? 'main' : `child ${index}`,
     atReadyMb: atReady.get(p.pid) ?? Number.NaN,
+    afterSeedingMb: seeded.get(p.pid) ?? Number.NaN,
     peakMb: p.peakRssMb,
   }));
-  return { name: app.spec.name, description: app.spec.description, processes, peakTreeMb: processes.reduce((sum, p) => sum + p.peakMb, 0) };
+  let previous = afterSeeding.reduce((sum, p) => sum + p.peakRssMb, 0);
+  let largestRise: AppResult['largestRise'];
+  for (const m of measurements.filter((candidate) => candidate.app === app.spec.name)) {
+    if (m.peakTreeMb - previous > (largestRise?.mb ?? 0)) largestRise = { round: m.round, route: m.route, mb: m.peakTreeMb - previous };
+    previous = m.peakTreeMb;
+  }
+  return { name: app.spec.name, description: app.spec.description, processes, peakTreeMb: processes.reduce((sum, p) => sum + p.peakMb, 0), largestRise };
 }
 
 async function main(): Promise<void> {
@@ -120,6 +132,7 @@ async function main(): Promise<void> {
   buildService();
   const bundles = bundleComparisonApps(path.join(benchDir, 'build'));
   const apps: RunningApp[] = [];
+  const afterSeeding = new Map<AppName, ProcessMemory[]>();
   const stopAll = async () => {
     for (const app of apps.splice(0)) if (app.child.exitCode === null) await stopApp(app);
   };
@@ -129,6 +142,7 @@ async function main(): Promise<void> {
       const app = await startApp(APPS[name], { dir: runDir, apiKey, bundles });
       apps.push(app);
       await seedAgents(app, options.seed, apiKey);
+      afterSeeding.set(name, readTreeMemory(app.pid));
       console.log(`bench: ${name} ready on 127.0.0.1:${app.port} (pids ${listTree(app.pid).join(', ')}), ${app.ids.length} agents seeded`);
     }
 
@@ -148,7 +162,7 @@ async function main(): Promise<void> {
       }
     }
 
-    const appResults = apps.map(collectMemory);
+    const appResults = apps.map((app) => collectMemory(app, afterSeeding.get(app.spec.name) ?? [], measurements));
     const exits: string[] = [];
     for (const app of apps.splice(0)) {
       const { code, signal } = await stopApp(app);

@@ -52,13 +52,15 @@ export function drive(app: RunningApp, route: Route, options: LoadOptions): Prom
   });
 }
 
-/** Statuses other than 2xx, and connection errors, by name: `{"429": 120, "errors": 3}`. */
+/** Statuses other than 2xx, timeouts and other connection errors, by name: `{"429": 120, "timeouts": 3}`. */
 export function failuresOf(result: autocannon.Result): Record<string, number> {
   const failures: Record<string, number> = {};
   for (const [status, { count = 0 }] of Object.entries(result.statusCodeStats ?? {})) {
     if (!status.startsWith('2') && count > 0) failures[status] = count;
   }
   if (result.non2xx > 0 && Object.keys(failures).length === 0) failures['non-2xx'] = result.non2xx;
-  if (result.errors > 0) failures.errors = result.errors;
+  // autocannon gives up on a request after 10 s; its errors include those timeouts.
+  if (result.timeouts > 0) failures.timeouts = result.timeouts;
+  if (result.errors > result.timeouts) failures['connection errors'] = result.errors - result.timeouts;
   return failures;
 }

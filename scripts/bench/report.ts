@@ -14,6 +14,8 @@ export interface Measurement {
   answered: number;
   /** Processes in the app's tree during the window (a primary and its workers). */
   processes: number;
+  /** Sum of the tree's VmHWM right after the window: which load raised the peak. */
+  peakTreeMb: number;
   /** Non-2xx statuses and connection errors: any makes the run invalid. */
   failures: Record<string, number>;
 }
@@ -34,6 +36,7 @@ export interface ProcessPeak {
   pid: number;
   role: string;
   atReadyMb: number;
+  afterSeedingMb: number;
   peakMb: number;
 }
 
@@ -43,6 +46,8 @@ export interface AppResult {
   processes: ProcessPeak[];
   /** Sum of the tree's VmHWM: an upper bound of what the tree held at once. */
   peakTreeMb: number;
+  /** The measurement that raised the tree's peak the most, and by how much. */
+  largestRise?: { round: number; route: RouteKey; mb: number };
 }
 
 export interface Ratio {
@@ -71,7 +76,7 @@ export interface BenchReport {
   problems: string[];
 }
 
-export const TARGETS = {
+const TARGETS = {
   /** Per process, the service against bare Express, on every route. */
   minRatioToExpress: 0.5,
   maxServicePeakRssMb: 160,
@@ -191,11 +196,18 @@ export function renderMarkdown(report: BenchReport): string {
   lines.push(...table(['route', 'app', 'req/s', 'req/s range', 'p50 ms', 'p99 ms', 'CPU µs/req', 'peak RSS MB (tree)'], rows, [false, false, true, true, true, true, true, true]));
 
   lines.push('', '## Peak RSS per process (VmHWM)', '');
-  const memoryRows = report.apps.flatMap((app) => [
-    ...app.processes.map((p) => [app.name, p.role, String(p.pid), fixed(p.atReadyMb, 0), fixed(p.peakMb, 0)]),
-    ...(app.processes.length > 1 ? [[app.name, 'tree (sum)', '', fixed(app.processes.reduce((sum, p) => sum + p.atReadyMb, 0), 0), fixed(app.peakTreeMb, 0)]] : []),
-  ]);
-  lines.push(...table(['app', 'process', 'pid', 'once ready MB', 'peak MB'], memoryRows, [false, false, true, true, true]));
+  const sum = (processes: ProcessPeak[], field: 'atReadyMb' | 'afterSeedingMb') => processes.reduce((total, p) => total + p[field], 0);
+  const rise = (app: AppResult) => (app.largestRise ? `round ${app.largestRise.round}, ${routeName(app.largestRise.route)}: +${fixed(app.largestRise.mb, 0)}` : '');
+  const memoryRows = report.apps.flatMap((app) => {
+    const single = app.processes.length === 1;
+    return [
+      ...app.processes.map((p) => [app.name, p.role, String(p.pid), fixed(p.atReadyMb, 0), fixed(p.afterSeedingMb, 0), fixed(p.peakMb, 0), single ? rise(app) : '']),
+      ...(single ? [] : [[app.name, 'tree (sum)', '', fixed(sum(app.processes, 'atReadyMb'), 0), fixed(sum(app.processes, 'afterSeedingMb'), 0), fixed(app.peakTreeMb, 0), rise(app)]]),
+    ];
+  });
+  lines.push(
+    ...table(['app', 'process', 'pid', 'once ready MB', 'after seeding MB', 'peak MB', 'largest rise of the peak (MB)'], memoryRows, [false, false, true, true, true, true, false]),
+  );
 
   lines.push('', '## Ratios (req/s unless stated)', '');
   lines.push(
@@ -210,7 +222,7 @@ export function renderMarkdown(report: BenchReport): string {
   for (const target of report.targets) lines.push(`- **${target.met === undefined ? 'not measured' : target.met ? 'met' : 'missed'}**: ${target.description}: ${target.measured}`);
 
   if (report.problems.length > 0) {
-    lines.push('', '## RUN INVALID', '', 'Answers other than 2xx (or connection errors) during measurement: these figures are not a benchmark of the routes.', '');
+    lines.push('', '## RUN INVALID', '', 'Answers other than 2xx, timeouts (no answer within 10 s) or connection errors during measurement: these figures are not a benchmark of the routes.', '');
     for (const problem of report.problems) lines.push(`- ${problem}`);
   }
   return `${lines.join('\n')}\n`;
