@@ -1,0 +1,215 @@
+/**
+ * `npm run bench`: the service against bare Express and Fastify doing the same database work.
+ *
+ * Builds the service (`npm run build`) and bundles the comparison apps, starts each app in a child
+ * process of its own on a fresh SQLite file, seeds the same number of agents in each through its
+ * own POST /agents, then drives GET /agents/{id}, GET /agents?limit=100 and POST /agents with
+ * autocannon (in this process, on the same machine, 127.0.0.1). Rounds are interleaved: each
+ * round runs each route on each app in turn, warm-up (unrecorded) then measurement; the report
+ * gives the median per route and app. Any answer other than 2xx during a measurement makes the
+ * run invalid (exit code 1).
+ *
+ * Options (flag or environment variable):
+ *   --duration=10      BENCH_DURATION      seconds measured per route, app and round
+ *   --warmup=2         BENCH_WARMUP        seconds of unrecorded load before each measurement
+ *   --connections=50   BENCH_CONNECTIONS
+ *   --seed=1000        BENCH_SEED          agents created in each app before measuring
+ *   --rounds=3         BENCH_ROUNDS
+ *   --apps=service,service-2w,express,fastify   BENCH_APPS  (also service-no-logs, service-no-validation)
+ *   --keep             BENCH_KEEP=1        keep the SQLite files and request logs (large)
+ *
+ * Writes .bench/report.json and .bench/report.md (the Markdown is also printed).
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { APPS, buildService, bundleComparisonApps, ROOT, seedAgents, startApp, stopApp, type AppName, type RunningApp } from './apps';
+import { drive, failuresOf, ROUTES, type Route } from './load';
+import { cpuMillisBetween, listTree, readTreeMemory, sampleCpu, type ProcessMemory } from './process-tree';
+import { computeRatios, evaluateTargets, renderMarkdown, summarise, type AppResult, type BenchReport, type Measurement } from './report';
+
+interface Options {
+  durationS: number;
+  warmupS: number;
+  connections: number;
+  seed: number;
+  rounds: number;
+  apps: AppName[];
+  keep: boolean;
+}
+
+const DEFAULT_APPS: AppName[] = ['service', 'service-2w', 'express', 'fastify'];
+
+function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
+  const flag = (name: string): string | undefined => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const numberOf = (name: string, envName: string, fallback: number, min = 1): number => {
+    const raw = flag(name) ?? env[envName];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min) throw new Error(`--${name} / ${envName} must be a number of at least ${min} (got "${raw}")`);
+    return value;
+  };
+  const listed = (flag('apps') ?? env.BENCH_APPS ?? DEFAULT_APPS.join(',')).split(',').map((name) => name.trim()).filter(Boolean);
+  for (const name of listed) if (!(name in APPS)) throw new Error(`unknown app "${name}": use ${Object.keys(APPS).join(', ')}`);
+  return {
+    durationS: numberOf('duration', 'BENCH_DURATION', 10),
+    warmupS: numberOf('warmup', 'BENCH_WARMUP', 2, 0),
+    connections: Math.round(numberOf('connections', 'BENCH_CONNECTIONS', 50)),
+    seed: Math.round(numberOf('seed', 'BENCH_SEED', 1000)),
+    rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', 3)),
+    apps: [...new Set(listed as AppName[])],
+    keep: argv.includes('--keep') || env.BENCH_KEEP === '1',
+  };
+}
+
+const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(' ');
+
+function describeCommit(): string {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  const changed = git('status', '--porcelain', '--', 'src', 'api.yaml').length > 0;
+  return `${git('rev-parse', '--short', 'HEAD')} (${git('rev-parse', '--abbrev-ref', 'HEAD')})${changed ? ' with uncommitted changes to src/ or api.yaml' : ''}`;
+}
+
+async function measure(app: RunningApp, route: Route, round: number, options: Options, apiKey: string): Promise<Measurement> {
+  if (options.warmupS > 0) await drive(app, route, { connections: options.connections, seconds: options.warmupS, apiKey });
+  const before = sampleCpu(app.pid);
+  const result = await drive(app, route, { connections: options.connections, seconds: options.durationS, apiKey });
+  const after = sampleCpu(app.pid);
+  const answered = result['2xx'] + result.non2xx;
+  return {
+    round,
+    route: route.key,
+    app: app.spec.name,
+    requestsPerSecond: result['2xx'] / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuMicrosPerRequest: answered > 0 ? (cpuMillisBetween(before, after) * 1000) / answered : Number.NaN,
+    answered,
+    processes: after.size,
+    peakTreeMb: readTreeMemory(app.pid).reduce((sum, p) => sum + p.peakRssMb, 0),
+    failures: failuresOf(result),
+  };
+}
+
+/**
+ * Each process's VmHWM once ready, after seeding and now; the first of the tree is the one the
+ * bench started. The measurement after which the tree's peak rose the most says which load set it.
+ */
+function collectMemory(app: RunningApp, afterSeeding: ProcessMemory[], measurements: Measurement[]): AppResult {
+  const atReady = new Map(app.memoryAtReady.map((p) => [p.pid, p.peakRssMb]));
+  const seeded = new Map(afterSeeding.map((p) => [p.pid, p.peakRssMb]));
+  const processes = readTreeMemory(app.pid).map((p, index) => ({
+    pid: p.pid,
+    role: index === 0 ? 'main' : `child ${index}`,
+    atReadyMb: atReady.get(p.pid) ?? Number.NaN,
+    afterSeedingMb: seeded.get(p.pid) ?? Number.NaN,
+    peakMb: p.peakRssMb,
+  }));
+  let previous = afterSeeding.reduce((sum, p) => sum + p.peakRssMb, 0);
+  let largestRise: AppResult['largestRise'];
+  for (const m of measurements.filter((candidate) => candidate.app === app.spec.name)) {
+    if (m.peakTreeMb - previous > (largestRise?.mb ?? 0)) largestRise = { round: m.round, route: m.route, mb: m.peakTreeMb - previous };
+    previous = m.peakTreeMb;
+  }
+  return { name: app.spec.name, description: app.spec.description, processes, peakTreeMb: processes.reduce((sum, p) => sum + p.peakMb, 0), largestRise };
+}
+
+async function main(): Promise<void> {
+  const options = readOptions(process.argv.slice(2), process.env);
+  const apiKey = `bench-${randomBytes(16).toString('hex')}`;
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const benchDir = path.join(ROOT, '.bench');
+  const runDir = path.join(benchDir, `run-${stamp}`);
+  mkdirSync(runDir, { recursive: true });
+  const loadBefore = loadAverage();
+  const loadSeconds = options.rounds * ROUTES.length * options.apps.length * (options.durationS + options.warmupS);
+  console.log(
+    `bench: ${options.apps.join(', ')}; ${options.rounds} rounds x ${ROUTES.length} routes x ${options.durationS} s (+${options.warmupS} s warm-up), ${options.connections} connections: about ${Math.ceil(loadSeconds / 60)} min of load`,
+  );
+
+  buildService();
+  const bundles = bundleComparisonApps(path.join(benchDir, 'build'));
+  const apps: RunningApp[] = [];
+  const afterSeeding = new Map<AppName, ProcessMemory[]>();
+  const stopAll = async () => {
+    for (const app of apps.splice(0)) if (app.child.exitCode === null) await stopApp(app);
+  };
+  process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  try {
+    for (const name of options.apps) {
+      const app = await startApp(APPS[name], { dir: runDir, apiKey, bundles });
+      apps.push(app);
+      await seedAgents(app, options.seed, apiKey);
+      afterSeeding.set(name, readTreeMemory(app.pid));
+      console.log(`bench: ${name} ready on 127.0.0.1:${app.port} (pids ${listTree(app.pid).join(', ')}), ${app.ids.length} agents seeded`);
+    }
+
+    const measurements: Measurement[] = [];
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const [index, route] of ROUTES.entries()) {
+        // Rotating the order spreads the drift of a shared machine over every app.
+        const order = apps.map((_, i) => apps[(i + index + round) % apps.length] as RunningApp);
+        for (const app of order) {
+          const m = await measure(app, route, round, options, apiKey);
+          measurements.push(m);
+          const failed = Object.keys(m.failures).length > 0 ? `  FAILURES ${JSON.stringify(m.failures)}` : '';
+          console.log(
+            `bench: round ${round} ${route.name.padEnd(22)} ${app.spec.name.padEnd(22)} ${m.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${m.p99Ms.toFixed(1).padStart(6)} ms  ${m.cpuMicrosPerRequest.toFixed(0).padStart(5)} µs CPU/req${failed}`,
+          );
+        }
+      }
+    }
+
+    const appResults = apps.map((app) => collectMemory(app, afterSeeding.get(app.spec.name) ?? [], measurements));
+    const exits: string[] = [];
+    for (const app of apps.splice(0)) {
+      const { code, signal } = await stopApp(app);
+      exits.push(`${app.spec.name} ${code ?? signal}`);
+      if (code !== 0) console.error(`bench: ${app.spec.name} exited with ${code ?? signal}:\n${app.stderr()}`);
+    }
+    const logSizes = appResults
+      .map(({ name }) => path.join(runDir, `${name}.log`))
+      .filter((file) => statSync(file, { throwIfNoEntry: false }) !== undefined)
+      .map((file) => `${path.basename(file, '.log')} ${(statSync(file).size / 1e6).toFixed(0)} MB`);
+    const summary = summarise(measurements);
+    const ratios = computeRatios(summary);
+    const report: BenchReport = {
+      context: {
+        date: new Date().toISOString(),
+        commit: describeCommit(),
+        machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, shared with whatever else ran`,
+        node: process.version,
+        'load average (1/5/15 min)': `before ${loadBefore}; after ${loadAverage()}`,
+        load: `autocannon in the bench process on the same cores, ${options.connections} connections each sending its next request once the last is answered; ${options.rounds} interleaved rounds of ${options.warmupS} s warm-up + ${options.durationS} s measured per route and app`,
+        data: `${options.seed} agents seeded per app through its own POST; a fresh SQLite file each (WAL, synchronous=FULL); 127.0.0.1 only`,
+        'CPU per request': 'utime + stime of the app and all its descendants (/proc/<pid>/stat) over the measured window, per answered request',
+        'exit after SIGTERM': exits.join(', '),
+        'request logs written': logSizes.join(', '),
+      },
+      apps: appResults,
+      measurements,
+      summary,
+      ratios,
+      targets: evaluateTargets(summary, ratios, appResults),
+      problems: measurements
+        .filter((m) => Object.keys(m.failures).length > 0)
+        .map((m) => `round ${m.round}, ${m.route}, ${m.app}: ${JSON.stringify(m.failures)} of ${m.answered} answered`),
+    };
+    const markdown = renderMarkdown(report);
+    console.log(`\n${markdown}`);
+    writeFileSync(path.join(benchDir, 'report.md'), markdown);
+    writeFileSync(path.join(benchDir, 'report.json'), `${JSON.stringify({ options, ...report }, null, 2)}\n`);
+    console.log(`bench: wrote ${path.relative(ROOT, path.join(benchDir, 'report.md'))} and report.json${options.keep ? `; databases and logs kept in ${path.relative(ROOT, runDir)}/` : ''}`);
+    if (!options.keep) rmSync(runDir, { recursive: true, force: true });
+    if (report.problems.length > 0) process.exitCode = 1;
+  } finally {
+    await stopAll();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('bench failed:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
