@@ -121,8 +121,14 @@ export function compileRouteTable(document: ApiDocument): RouteTable {
       byId.set(compiled.operationId, { ...compiled, route });
     }
   }
+  // A parameter is one whole segment, so only routes with as many segments as the path can match.
+  const bySegments = new Map<number, Route[]>();
+  for (const route of routes) {
+    const count = segmentsOf(route.template);
+    bySegments.set(count, [...(bySegments.get(count) ?? []), route]);
+  }
   const find = (path: string) => {
-    for (const route of routes) {
+    for (const route of bySegments.get(segmentsOf(path)) ?? []) {
       const match = route.pattern.exec(path);
       if (match) return { route, values: match.slice(1) };
     }
@@ -241,6 +247,12 @@ function resolve<T extends { $ref?: string }>(document: ApiDocument, node: T): T
       .reduce<unknown>((at, part) => (at as Record<string, unknown>)[part], document) as T;
   }
   return current;
+}
+
+function segmentsOf(path: string): number {
+  let count = 0;
+  for (let index = path.indexOf('/'); index !== -1; index = path.indexOf('/', index + 1)) count++;
+  return count;
 }
 
 function decodeSegment(segment: string): string | undefined {
