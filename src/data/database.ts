@@ -4,6 +4,7 @@ import knex, { type Knex } from 'knex';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseConfig, type DatabaseLimits } from '../config';
 import type { Logger } from '../logger';
 import { migrationSource } from './migrations';
+import { SqliteClient } from './sqlite-client';
 import { cacheStatements, type SqliteConnection } from './statement-cache';
 
 export type Database = Knex;
@@ -87,7 +88,7 @@ function openPostgres(connectionString: string, limits: DatabaseLimits, options:
 function openSqlite(filename: string, limits: DatabaseLimits, options: DatabaseOptions): Knex {
   if (filename !== ':memory:') mkdirSync(path.dirname(filename), { recursive: true });
   return knex({
-    client: 'better-sqlite3',
+    client: SqliteClient,
     connection: { filename },
     useNullAsDefault: true,
     log: knexLog(options.logger),
