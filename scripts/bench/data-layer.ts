@@ -3,7 +3,10 @@
  * SQLite and PostgreSQL, through the Store the HTTP layer uses (no HTTP, no validation, no logs).
  *
  * Each case runs `--rounds` rounds of `--iterations` sequential calls after a warm-up round; the
- * figure printed is the median round (the machine is shared: one slow round says little).
+ * figures printed are the median round's: wall time, and this process's CPU time (user + system).
+ * The CPU figure is what the data layer itself costs in this process, and it holds up on a busy
+ * machine where wall time does not; wall time also counts the database's own work (PostgreSQL's
+ * parsing and planning, SQLite's fsync) and every wait.
  *
  * Options (flag or environment variable):
  *   --databases=sqlite,pg   BENCH_DATABASES
@@ -166,31 +169,41 @@ async function seed(db: Database, agents: number): Promise<Fixture> {
   return { store, db, user, ownAgent, otherAgent, task, sessionId };
 }
 
-async function measure(fixture: Fixture, test: Case, options: Options): Promise<number> {
-  const round = async () => {
+interface Figures {
+  wall: number;
+  cpu: number;
+}
+
+async function measure(fixture: Fixture, test: Case, options: Options): Promise<Figures> {
+  const round = async (): Promise<Figures> => {
     const started = process.hrtime.bigint();
+    const cpu = process.cpuUsage();
     for (let i = 0; i < options.iterations; i += 1) await test.run(fixture);
-    return Number(process.hrtime.bigint() - started) / 1000 / options.iterations;
+    const used = process.cpuUsage(cpu);
+    return { wall: Number(process.hrtime.bigint() - started) / 1000 / options.iterations, cpu: (used.user + used.system) / options.iterations };
   };
   await round();
-  const rounds: number[] = [];
+  const rounds: Figures[] = [];
   for (let i = 0; i < options.rounds; i += 1) rounds.push(await round());
-  rounds.sort((a, b) => a - b);
-  return rounds[Math.floor(rounds.length / 2)] as number;
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+  return { wall: median(rounds.map((figures) => figures.wall)), cpu: median(rounds.map((figures) => figures.cpu)) };
 }
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
-  const results: Record<string, Record<string, number>> = {};
+  const results: Record<string, Record<string, Figures>> = {};
   for (const kind of options.databases) {
     const { db, close } = await openDatabase(kind);
     try {
       const fixture = await seed(db, options.seed);
-      results[kind] = {};
+      const figures: Record<string, Figures> = {};
       for (const test of CASES) {
-        const micros = await measure(fixture, test, options);
-        (results[kind] as Record<string, number>)[test.name] = Math.round(micros * 10) / 10;
+        const { wall, cpu } = await measure(fixture, test, options);
+        figures[test.name] = { wall: round1(wall), cpu: round1(cpu) };
       }
+      results[kind] = figures;
     } finally {
       await close();
     }
@@ -200,10 +213,15 @@ async function main(): Promise<void> {
     return;
   }
   const width = Math.max(...CASES.map((test) => test.name.length));
+  const columns = options.databases.flatMap((kind) => [`${kind} wall`, `${kind} cpu`]);
   console.log(`µs per call (median of ${options.rounds} rounds of ${options.iterations}), Node ${process.version}`);
-  console.log(`${''.padEnd(width)}  ${options.databases.map((kind) => kind.padStart(8)).join('  ')}`);
+  console.log(`${''.padEnd(width)}  ${columns.map((column) => column.padStart(11)).join('  ')}`);
   for (const test of CASES) {
-    console.log(`${test.name.padEnd(width)}  ${options.databases.map((kind) => String(results[kind]?.[test.name] ?? '').padStart(8)).join('  ')}`);
+    const cells = options.databases.flatMap((kind) => {
+      const figures = results[kind]?.[test.name];
+      return [String(figures?.wall ?? ''), String(figures?.cpu ?? '')];
+    });
+    console.log(`${test.name.padEnd(width)}  ${cells.map((cell) => cell.padStart(11)).join('  ')}`);
   }
 }
 
