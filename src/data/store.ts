@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { createAgentsRepository, type AgentsRepository } from './agents-repository';
+import { compileAgentsQueries, createAgentsRepository, type AgentsRepository } from './agents-repository';
 import { isPostgres, type Database } from './database';
 import { createIdentitiesRepository, type IdentitiesRepository } from './identities-repository';
 import { createPostsRepository, type PostsRepository } from './posts-repository';
 import { createProviderTokensRepository, type ProviderTokensRepository } from './provider-tokens-repository';
 import { createRowMapper } from './row-mapper';
-import { createSessionsRepository, type SessionsRepository } from './sessions-repository';
-import { createTasksRepository, type TasksRepository } from './tasks-repository';
+import { compileSessionsQueries, createSessionsRepository, type SessionsRepository } from './sessions-repository';
+import { compileTasksQueries, createTasksRepository, type TasksRepository } from './tasks-repository';
 import { createUsersRepository, type UsersRepository } from './users-repository';
 
 /** The repositories over one connection or transaction; domain code sees only this. */
@@ -25,14 +25,17 @@ export interface Store {
 export function createStore(db: Database): Store {
   const postgres = isPostgres(db);
   const mapper = createRowMapper(postgres ? 'pg' : 'sqlite');
+  const agents = compileAgentsQueries(db, postgres);
+  const tasks = compileTasksQueries(db, postgres);
+  const sessions = compileSessionsQueries(db);
   const bind = (executor: Knex | Knex.Transaction, inTransaction: boolean): Store => ({
-    agents: createAgentsRepository(executor, mapper, postgres),
-    tasks: createTasksRepository(executor, mapper, postgres),
+    agents: createAgentsRepository(executor, mapper, postgres, agents),
+    tasks: createTasksRepository(executor, mapper, tasks),
     users: createUsersRepository(executor, mapper, postgres),
     posts: createPostsRepository(executor, mapper),
     identities: createIdentitiesRepository(executor, mapper),
     providerTokens: createProviderTokensRepository(executor, mapper),
-    sessions: createSessionsRepository(executor, mapper),
+    sessions: createSessionsRepository(executor, mapper, sessions),
     transaction: (work) => (inTransaction ? work(bind(executor, true)) : runTransaction(db, (trx) => work(bind(trx, true)))),
   });
   return bind(db, false);
