@@ -23,8 +23,8 @@ export interface AgentsRepository {
 
 const LISTABLE: ColumnAllowList = { name: 'text', type: 'text', status: 'text', created_at: 'time', updated_at: 'time' };
 
-/** Every column an agent is inserted with: the compiler checks the list against Agent. */
-const COLUMNS: Record<keyof Agent, true> = { id: true, owner_id: true, name: true, type: true, status: true, created_at: true, updated_at: true };
+/** The columns of an Agent, which it is inserted with and read from: the compiler checks the list against Agent. */
+const COLUMNS = Object.keys({ id: true, owner_id: true, name: true, type: true, status: true, created_at: true, updated_at: true } satisfies Record<keyof Agent, true>) as Array<keyof Agent>;
 
 type Row = Record<string, unknown>;
 type FindQuery = CompiledQuery<'id' | 'ownerId', Row | undefined>;
@@ -40,7 +40,7 @@ export interface AgentsQueries {
 export function compileAgentsQueries(db: Knex, canLock: boolean): AgentsQueries {
   const find = (owned: boolean, lock: boolean): FindQuery =>
     compileQuery(db, (parameters) => {
-      const query = db('agents');
+      const query = db('agents').select(COLUMNS);
       if (owned) query.where({ owner_id: parameters.value('ownerId') });
       query.where({ id: parameters.value('id') }).first();
       if (lock) query.forUpdate();
@@ -52,8 +52,8 @@ export function compileAgentsQueries(db: Knex, canLock: boolean): AgentsQueries 
   };
   return {
     find: { any: findBy(false), owned: findBy(true) },
-    pages: compileIdPages(db, 'agents', 'owner_id'),
-    insert: compileQuery(db, (parameters) => db('agents').insert(Object.fromEntries(Object.keys(COLUMNS).map((column) => [column, parameters.value(column as keyof Agent)])))),
+    pages: compileIdPages(db, 'agents', COLUMNS, 'owner_id'),
+    insert: compileQuery(db, (parameters) => db('agents').insert(Object.fromEntries(COLUMNS.map((column) => [column, parameters.value(column)])))),
   };
 }
 

@@ -101,18 +101,18 @@ export interface IdPages {
 }
 
 /**
- * The common pages of `table`, optionally confined to the rows whose `scopeColumn` is the given
- * scope. For collections without a byte budget per item: runListQuery ignores `maxBytes` for them
- * too.
+ * The common pages of `table` (their rows with `columns`), optionally confined to the rows whose
+ * `scopeColumn` is the given scope. For collections without a byte budget per item: runListQuery
+ * ignores `maxBytes` for them too.
  */
-export function compileIdPages(db: Knex, table: string, scopeColumn: string): IdPages {
+export function compileIdPages(db: Knex, table: string, columns: readonly string[], scopeColumn: string): IdPages {
   const pages = new Map<string, PageQuery>();
   const key = (scoped: boolean, descending: boolean, shape: PageShape) => `${scoped}:${descending}:${shape}`;
   for (const scoped of [false, true]) {
     for (const descending of [false, true]) {
       for (const shape of ['offset', 'first', 'after'] as const) {
         const page: PageQuery = compileQuery(db, (parameters) => {
-          const query = db(table);
+          const query = db(table).select(columns);
           if (scoped) query.where({ [scopeColumn]: parameters.value('scope') });
           if (shape === 'after') query.where('id', descending ? '<' : '>', parameters.value('after'));
           query.orderBy([{ column: 'id', order: descending ? 'desc' : 'asc' }]).limit(parameters.integer('limit'));

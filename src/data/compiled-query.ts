@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { isPostgres } from './database';
 
 /** Where a query runs: the pool, or the connection of one transaction. */
 export type Executor = Knex | Knex.Transaction;
@@ -39,6 +41,17 @@ const VALUE_MARK = '\u0000parameter:';
 /** Far above any limit or offset the service writes into a query. */
 const FIRST_INTEGER_MARK = 2 ** 52;
 
+/** `*` (or `table.*`) in a select list; `count(*)` is no column list. */
+const SELECTS_STAR = /\*\s*(,|from\b)/i;
+
+/** PostgreSQL: "cached plan must not change result type". */
+const PLAN_CHANGED_RESULT_TYPE = '0A000';
+
+/** One name per SQL text, the same in every process and on every connection. */
+function statementName(sql: string): string {
+  return `fleet_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+}
+
 /**
  * Builds a query with `build` and compiles it with knex, once. Running it skips knex's query
  * builder and compiler (tens of microseconds a query) and goes straight to the client call knex's
@@ -47,6 +60,13 @@ const FIRST_INTEGER_MARK = 2 ** 52;
  *
  * Each parameter must reach SQL as a binding, never inlined into its text: compiling refuses a
  * query where one does not (and one that leaves a declared parameter out).
+ *
+ * On PostgreSQL each compiled query is a named prepared statement: each connection parses and plans
+ * it once, then only binds and executes it (a third to a half off the time of a one-row read
+ * there). The names are as many as the compiled queries, a fixed set. A prepared statement's
+ * result columns are fixed once planned: one that reads `*` fails from the moment a migration
+ * (another instance's, say) adds a column, so compiling refuses `*` and every query names its
+ * columns; a change of a column's type still fails it, and then its connection is replaced.
  */
 export function compileQuery<Name extends string, Result>(
   db: Knex,
@@ -78,7 +98,9 @@ export function compileQuery<Name extends string, Result>(
   for (const name of names) {
     if (!slots.some((slot) => 'parameter' in slot && slot.parameter === name)) throw new Error(`parameter ${name} is not bound in ${sql}`);
   }
-  const queryOptions = { ...options };
+  if (SELECTS_STAR.test(sql)) throw new Error(`a compiled query names the columns it reads: ${sql}`);
+  const named = isPostgres(db);
+  const queryOptions = named ? { ...options, name: statementName(sql) } : { ...options };
   return {
     sql,
     async run(executor, values) {
@@ -90,6 +112,11 @@ export function compileQuery<Name extends string, Result>(
       try {
         const response = await client.query(connection, { sql, bindings: bound, method, options: queryOptions, returning });
         return client.processResponse(response, undefined) as Result;
+      } catch (error) {
+        // The statement stays prepared, and failing, for as long as its connection lives: knex's pool
+        // replaces a connection marked disposed.
+        if (named && (error as { code?: unknown }).code === PLAN_CHANGED_RESULT_TYPE) (connection as { __knex__disposed?: unknown }).__knex__disposed = error;
+        throw error;
       } finally {
         await client.releaseConnection(connection);
       }

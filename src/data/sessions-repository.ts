@@ -25,6 +25,9 @@ export interface SessionsRepository {
 
 const SESSION_COLUMNS = ['id', 'user_id', 'method', 'created_at', 'expires_at', 'revoked_at', 'revoked_reason'];
 
+/** The columns of a User (never the password hash): the compiler checks the list against User. */
+const USER_COLUMNS = Object.keys({ id: true, name: true, email: true, age: true, role: true, created_at: true, updated_at: true } satisfies Record<keyof User, true>);
+
 /** The query every authenticated request makes, compiled once per store. */
 export interface SessionsQueries {
   findLive: CompiledQuery<'sessionId' | 'userId' | 'at', Record<string, unknown> | undefined>;
@@ -41,7 +44,7 @@ export function compileSessionsQueries(db: Knex): SessionsQueries {
         .andWhere('sessions.expires_at', '>', parameters.value('at'))
         .first(
           ...SESSION_COLUMNS.map((column) => `sessions.${column} as session_${column}`),
-          'users.*',
+          ...USER_COLUMNS.map((column) => `users.${column}`),
         ),
     ),
   };

@@ -43,8 +43,8 @@ const toColumns = (changes: TaskChanges): Record<string, unknown> => {
   return columns;
 };
 
-/** Every column a task is inserted with: the compiler checks the list against Task. */
-const COLUMNS: Record<keyof Task | 'stored_bytes', true> = {
+/** The columns of a Task, which it is read from: the compiler checks the list against Task. */
+const COLUMNS = Object.keys({
   id: true,
   agent_id: true,
   title: true,
@@ -58,8 +58,10 @@ const COLUMNS: Record<keyof Task | 'stored_bytes', true> = {
   updated_at: true,
   started_at: true,
   finished_at: true,
-  stored_bytes: true,
-};
+} satisfies Record<keyof Task, true>) as Array<keyof Task>;
+
+/** A task is inserted with what it stores too. */
+const INSERTED_COLUMNS = [...COLUMNS, 'stored_bytes'] as const;
 
 type FindQuery = CompiledQuery<'id' | 'agentId', Record<string, unknown> | undefined>;
 
@@ -67,13 +69,13 @@ type FindQuery = CompiledQuery<'id' | 'agentId', Record<string, unknown> | undef
 export interface TasksQueries {
   /** By lock (the same query where the database cannot lock rows). */
   find: Record<'plain' | 'locked', FindQuery>;
-  insert: CompiledQuery<keyof typeof COLUMNS, unknown>;
+  insert: CompiledQuery<(typeof INSERTED_COLUMNS)[number], unknown>;
 }
 
 export function compileTasksQueries(db: Knex, canLock: boolean): TasksQueries {
   const find = (lock: boolean): FindQuery =>
     compileQuery(db, (parameters) => {
-      const query = db('tasks').where({ id: parameters.value('id'), agent_id: parameters.value('agentId') }).first();
+      const query = db('tasks').select(COLUMNS).where({ id: parameters.value('id'), agent_id: parameters.value('agentId') }).first();
       if (lock) query.forUpdate();
       return query;
     });
@@ -81,7 +83,7 @@ export function compileTasksQueries(db: Knex, canLock: boolean): TasksQueries {
   return {
     find: { plain, locked: canLock ? find(true) : plain },
     insert: compileQuery(db, (parameters) =>
-      db('tasks').insert(Object.fromEntries(Object.keys(COLUMNS).map((column) => [column, parameters.value(column as keyof typeof COLUMNS)]))),
+      db('tasks').insert(Object.fromEntries(INSERTED_COLUMNS.map((column) => [column, parameters.value(column)]))),
     ),
   };
 }

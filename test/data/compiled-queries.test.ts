@@ -7,7 +7,7 @@ import { createRowMapper } from '../../src/data/row-mapper';
 import { createStore, type Store } from '../../src/data/store';
 import type { ListQuery } from '../../src/domain/collection';
 import type { Agent, Task, User } from '../../src/domain/model';
-import { openTestDatabase, reachableDatabaseKinds, type TestDatabase } from '../support/harness';
+import { describeWithPostgres, openTestDatabase, reachableDatabaseKinds, type TestDatabase } from '../support/harness';
 
 type Row = Record<string, unknown>;
 
@@ -99,7 +99,7 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
   ])('when one agent is read for %s, then the same statement runs and the same agent comes back, and one out of scope or missing reads as missing', async (_, scope) => {
     const ownerId = scope === undefined ? undefined : owner.id;
     for (const agent of agents) {
-      const builder = db('agents').where(ownerId === undefined ? {} : { owner_id: ownerId }).where({ id: agent.id }).first();
+      const builder = db('agents').select(Object.keys(agent)).where(ownerId === undefined ? {} : { owner_id: ownerId }).where({ id: agent.id }).first();
       const expected = (await builder.clone()) as Row | undefined;
       const sent = await sentQueries(db, async () => expect(await store.agents.find(agent.id, { ownerId })).toEqual(expected ? mapper.toAgent(expected) : undefined));
       expect(sent).toEqual([builder.toSQL().toNative()]);
@@ -150,9 +150,10 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
         actual = await store.agents.list(query, ownerId);
       });
       expect(actual).toEqual({ ...expected, items: expected?.items.map(mapper.toAgent) });
-      // The builder leaves out `offset 0`; the compiled page binds it.
-      const withoutOffset = (sent: { sql: string }) => sent.sql.replace(/ offset (\?|\$\d+)$/, '');
-      expect(compiled.map(withoutOffset)).toEqual(built.map(withoutOffset));
+      // The compiled page names its columns where the builder reads `*`, and binds the `offset 0` the builder leaves out.
+      const shape = (sent: { sql: string }) => sent.sql.replace(/^select .* from /, 'select * from ').replace(/ offset (\?|\$\d+)$/, '');
+      expect(compiled.map(shape)).toEqual(built.map(shape));
+      expect(compiled[0]?.sql.replace(/[`"]/g, '')).toMatch(/^select id, owner_id, name, type, status, created_at, updated_at from /);
     });
   });
 
@@ -197,26 +198,100 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
   });
 
   it('when the driver fails a compiled query, then the error reads as knex would have it (the statement, then the driver message)', async () => {
-    const broken = compileQuery<'id', Row | undefined>(db, (parameters) => db('no_such_table').where({ id: parameters.value('id') }).first());
+    const broken = compileQuery<'id', Row | undefined>(db, (parameters) => db('no_such_table').first('id').where({ id: parameters.value('id') }));
     const error = await broken.run(db, { id: 'x' }).catch((failure: unknown) => failure as Error);
-    const expected = await db('no_such_table').where({ id: 'x' }).first().catch((failure: unknown) => failure as Error);
+    const expected = await db('no_such_table').first('id').where({ id: 'x' }).catch((failure: unknown) => failure as Error);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toBe((expected as Error).message);
     expect(databaseOutageOf(error)).toBeUndefined();
   });
 
-  it('when a parameter would be written into the SQL text, or is declared and never bound, then compiling refuses the query', () => {
-    expect(() => compileQuery<'id', unknown>(db, (parameters) => db('agents').whereRaw(`id = '${parameters.value('id')}'`))).toThrow(/instead of bound/);
+  it(`when a compiled query runs, then it is ${kind === 'pg' ? 'a named prepared statement, one name per SQL text' : 'an ordinary statement (the connection caches its statements)'}`, async () => {
+    const names: unknown[] = [];
+    const listener = (query: { options?: { name?: unknown } }) => names.push(query.options?.name);
+    db.on('query', listener);
+    try {
+      await store.agents.find((agents[0] as Agent).id);
+      await store.agents.find((agents[1] as Agent).id);
+      await store.agents.find((agents[1] as Agent).id, { ownerId: owner.id });
+    } finally {
+      db.off('query', listener);
+    }
+    if (kind === 'pg') {
+      expect(names[0]).toMatch(/^fleet_[0-9a-f]{24}$/);
+      expect(names[1]).toBe(names[0]);
+      expect(names[2]).not.toBe(names[0]);
+    } else {
+      expect(names).toEqual([undefined, undefined, undefined]);
+    }
+  });
+
+  it('when a migration adds a column to a table the compiled queries read, then they keep working and read what they read before', async () => {
+    const agent = agents[2] as Agent;
+    const page: ListQuery = { filters: [], sort: { field: 'created_at', descending: false }, window: { kind: 'offset', skip: 0, limit: 100 } };
+    const before = await store.agents.list(page);
+    expect(await store.agents.find(agent.id)).toEqual(agent);
+    await db.schema.alterTable('agents', (table) => {
+      table.text('nickname');
+    });
+    try {
+      expect(await store.agents.find(agent.id)).toEqual(agent);
+      expect(await store.agents.list(page)).toEqual(before);
+    } finally {
+      await db.schema.alterTable('agents', (table) => {
+        table.dropColumn('nickname');
+      });
+    }
+    expect(await store.agents.find(agent.id)).toEqual(agent);
+  });
+
+  it('when a parameter would be written into the SQL text, a query reads `*`, or a parameter is declared and never bound, then compiling refuses the query', () => {
+    expect(() => compileQuery<'id', unknown>(db, (parameters) => db('agents').where({ id: parameters.value('id') }))).toThrow(/names the columns it reads/);
+    expect(() => compileQuery<'id', unknown>(db, (parameters) => db('sessions').join('users', 'users.id', 'sessions.user_id').first('sessions.id', 'users.*').where('users.id', parameters.value('id')))).toThrow(
+      /names the columns it reads/,
+    );
+    expect(compileQuery<'id', unknown>(db, (parameters) => db('agents').count({ n: '*' }).where({ id: parameters.value('id') })).sql).toMatch(/count\(\*\)/);
+    expect(() => compileQuery<'id', unknown>(db, (parameters) => db('agents').select('id').whereRaw(`id = '${parameters.value('id')}'`))).toThrow(/instead of bound/);
     expect(() =>
       compileQuery<'id' | 'limit', unknown>(db, (parameters) => {
         parameters.value('id');
-        return db('agents').limit(parameters.integer('limit'));
+        return db('agents').select('id').limit(parameters.integer('limit'));
       }),
     ).toThrow(/parameter id is not bound/);
   });
 
   it('when a value is missing at run time, then the query is refused before it reaches the database', async () => {
-    const find = compileQuery<'id', Row | undefined>(db, (parameters) => db('agents').where({ id: parameters.value('id') }).first());
+    const find = compileQuery<'id', Row | undefined>(db, (parameters) => db('agents').first('id').where({ id: parameters.value('id') }));
     await expect(find.run(db, { id: undefined })).rejects.toThrow(/Undefined binding/);
+  });
+});
+
+describeWithPostgres('named prepared statements when a column changes its type [pg]', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase('pg', { poolMax: 2, acquireTimeoutMs: 5000, statementTimeoutMs: 10_000, busyTimeoutMs: 5000 });
+  });
+  afterAll(() => database.close());
+
+  it('when a column a prepared statement reads changes its type, then the connections whose statement fails are replaced and the query works again', async () => {
+    const store = createStore(database.db);
+    const timestamp = now();
+    const agent: Agent = { id: newId(), owner_id: null, name: 'typed', type: 'type_c', status: 'idle', created_at: timestamp, updated_at: timestamp };
+    await store.agents.insert(agent);
+    // Prepared on both connections of the pool.
+    await Promise.all([store.agents.find(agent.id), store.agents.find(agent.id)]);
+    await database.db.raw('alter table agents alter column name type varchar(200)');
+    const failures: unknown[] = [];
+    let found: Agent | undefined;
+    for (let attempt = 0; attempt < 4 && found === undefined; attempt++) {
+      found = await store.agents.find(agent.id).catch((error: unknown) => {
+        failures.push((error as { code?: unknown }).code);
+        return undefined;
+      });
+    }
+    expect(found).toEqual(agent);
+    expect(failures.length).toBeGreaterThanOrEqual(1);
+    expect(failures.length).toBeLessThanOrEqual(2);
+    for (const code of failures) expect(code).toBe('0A000');
   });
 });
