@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { ListQuery, ListResult } from '../domain/collection';
 import type { Agent } from '../domain/model';
-import { runListQuery, type ColumnAllowList } from './collection-query';
+import { compileIdPages, runListQuery, type ColumnAllowList, type IdPages } from './collection-query';
+import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';
 import type { RowMapper } from './row-mapper';
 
@@ -22,7 +23,41 @@ export interface AgentsRepository {
 
 const LISTABLE: ColumnAllowList = { name: 'text', type: 'text', status: 'text', created_at: 'time', updated_at: 'time' };
 
-export function createAgentsRepository(db: Knex | Knex.Transaction, mapper: RowMapper, canLock: boolean): AgentsRepository {
+/** The columns of an Agent, which it is inserted with and read from: the compiler checks the list against Agent. */
+const COLUMNS = Object.keys({ id: true, owner_id: true, name: true, type: true, status: true, created_at: true, updated_at: true } satisfies Record<keyof Agent, true>) as Array<keyof Agent>;
+
+type Row = Record<string, unknown>;
+type FindQuery = CompiledQuery<'id' | 'ownerId', Row | undefined>;
+
+/** The queries of reading one agent, listing them and creating one, compiled once per store. */
+export interface AgentsQueries {
+  /** By owner scope, then by lock (the same query where the database cannot lock rows). */
+  find: Record<'any' | 'owned', Record<'plain' | 'locked', FindQuery>>;
+  pages: IdPages;
+  insert: CompiledQuery<keyof Agent, unknown>;
+}
+
+export function compileAgentsQueries(db: Knex, canLock: boolean): AgentsQueries {
+  const find = (owned: boolean, lock: boolean): FindQuery =>
+    compileQuery(db, (parameters) => {
+      const query = db('agents').select(COLUMNS);
+      if (owned) query.where({ owner_id: parameters.value('ownerId') });
+      query.where({ id: parameters.value('id') }).first();
+      if (lock) query.forUpdate();
+      return query;
+    });
+  const findBy = (owned: boolean) => {
+    const plain = find(owned, false);
+    return { plain, locked: canLock ? find(owned, true) : plain };
+  };
+  return {
+    find: { any: findBy(false), owned: findBy(true) },
+    pages: compileIdPages(db, 'agents', COLUMNS, 'owner_id'),
+    insert: compileQuery(db, (parameters) => db('agents').insert(Object.fromEntries(COLUMNS.map((column) => [column, parameters.value(column)])))),
+  };
+}
+
+export function createAgentsRepository(db: Executor, mapper: RowMapper, canLock: boolean, queries: AgentsQueries): AgentsRepository {
   const scoped = (ownerId?: string) => {
     const query = db('agents');
     if (ownerId !== undefined) query.where({ owner_id: ownerId });
@@ -30,18 +65,17 @@ export function createAgentsRepository(db: Knex | Knex.Transaction, mapper: RowM
   };
   return {
     async insert(agent) {
-      await db('agents').insert(agent);
+      await queries.insert.run(db, agent);
       return agent;
     },
     async find(id, options = {}) {
       if (!isId(id)) return undefined;
-      const query = scoped(options.ownerId).where({ id }).first();
-      if (options.lock && canLock) query.forUpdate();
-      const row = await query;
+      const query = queries.find[options.ownerId === undefined ? 'any' : 'owned'][options.lock ? 'locked' : 'plain'];
+      const row = await query.run(db, { id, ownerId: options.ownerId });
       return row ? mapper.toAgent(row) : undefined;
     },
     async list(query, ownerId) {
-      const result = await runListQuery(scoped(ownerId), query, LISTABLE);
+      const result = (await queries.pages.run(db, query, ownerId)) ?? (await runListQuery(scoped(ownerId), query, LISTABLE));
       return { ...result, items: result.items.map(mapper.toAgent) };
     },
     async update(id, changes) {

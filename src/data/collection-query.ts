@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Filter, FilterOp, ListQuery, ListResult } from '../domain/collection';
 import { invalidCursor, invalidValue } from '../errors';
+import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';
 
 /** How a column compares: the filter value is normalised to the stored form before binding. */
@@ -83,6 +84,64 @@ export async function runListQuery(
       return { items: rows.slice(0, window.limit), hasMore: rows.length > window.limit };
     }
   }
+}
+
+type Row = Record<string, unknown>;
+type PageShape = 'offset' | 'first' | 'after';
+type PageQuery = CompiledQuery<'scope' | 'after' | 'limit' | 'skip', Row[]>;
+
+/** The pages of a collection that most lists ask for, each compiled by knex once. */
+export interface IdPages {
+  /**
+   * The page runListQuery would answer, when `query` is one of these shapes: no filters, sorted by
+   * id (or by `created_at`, which orders by id), an offset window or a cursor one. Undefined for
+   * every other query, which runListQuery answers.
+   */
+  run(executor: Executor, query: ListQuery, scope?: string): Promise<ListResult<Row> | undefined>;
+}
+
+/**
+ * The common pages of `table` (their rows with `columns`), optionally confined to the rows whose
+ * `scopeColumn` is the given scope. For collections without a byte budget per item: runListQuery
+ * ignores `maxBytes` for them too.
+ */
+export function compileIdPages(db: Knex, table: string, columns: readonly string[], scopeColumn: string): IdPages {
+  const pages = new Map<string, PageQuery>();
+  const key = (scoped: boolean, descending: boolean, shape: PageShape) => `${scoped}:${descending}:${shape}`;
+  for (const scoped of [false, true]) {
+    for (const descending of [false, true]) {
+      for (const shape of ['offset', 'first', 'after'] as const) {
+        const page: PageQuery = compileQuery(db, (parameters) => {
+          const query = db(table).select(columns);
+          if (scoped) query.where({ [scopeColumn]: parameters.value('scope') });
+          if (shape === 'after') query.where('id', descending ? '<' : '>', parameters.value('after'));
+          query.orderBy([{ column: 'id', order: descending ? 'desc' : 'asc' }]).limit(parameters.integer('limit'));
+          if (shape === 'offset') query.offset(parameters.integer('skip'));
+          return query;
+        });
+        pages.set(key(scoped, descending, shape), page);
+      }
+    }
+  }
+  const pageOf = (scope: string | undefined, query: ListQuery, shape: PageShape) => pages.get(key(scope !== undefined, query.sort.descending, shape)) as PageQuery;
+  return {
+    async run(executor, query, scope) {
+      if (query.filters.length > 0 || (query.sort.field !== 'created_at' && query.sort.field !== 'id')) return undefined;
+      const { window } = query;
+      switch (window.kind) {
+        case 'offset':
+          return { items: await pageOf(scope, query, 'offset').run(executor, { scope, after: undefined, limit: window.limit, skip: window.skip }), hasMore: false };
+        case 'cursor': {
+          if (window.after !== undefined && !isId(window.after)) throw invalidCursor();
+          const shape = window.after === undefined ? 'first' : 'after';
+          const rows = await pageOf(scope, query, shape).run(executor, { scope, after: window.after, limit: window.limit + 1, skip: undefined });
+          return { items: rows.slice(0, window.limit), hasMore: rows.length > window.limit };
+        }
+        case 'page':
+          return undefined;
+      }
+    },
+  };
 }
 
 async function applyKeyset(

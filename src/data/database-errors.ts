@@ -27,17 +27,23 @@ const OUTAGE_OF_CODE: Record<string, DatabaseOutage> = {
   '57P01': 'shutdown',
   '57P02': 'shutdown',
   '57P03': 'shutdown',
-  // SQLite: another process holds the file past busy_timeout; the disk is full.
-  SQLITE_BUSY: 'busy',
-  SQLITE_LOCKED: 'busy',
+  // SQLite: the disk is full.
   SQLITE_FULL: 'disk_full',
 };
+
+/**
+ * SQLite: another connection holds the file past busy_timeout (SQLITE_BUSY), or what a statement
+ * needs (SQLITE_LOCKED). better-sqlite3 reports extended codes, and each of theirs (SQLITE_BUSY_SNAPSHOT,
+ * SQLITE_BUSY_RECOVERY, SQLITE_BUSY_TIMEOUT, SQLITE_LOCKED_SHAREDCACHE, ...) means the same: try later.
+ */
+const SQLITE_BUSY_CODE = /^SQLITE_(BUSY|LOCKED)(_[A-Z]+)?$/;
 
 /** What kind of outage `error` reports, or undefined for anything else (a bug stays a 500). */
 export function databaseOutageOf(error: unknown): DatabaseOutage | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
   if (typeof code === 'string' && Object.hasOwn(OUTAGE_OF_CODE, code)) return OUTAGE_OF_CODE[code];
+  if (typeof code === 'string' && SQLITE_BUSY_CODE.test(code)) return 'busy';
   // knex: no pool connection within acquireConnectionTimeout.
   if (name === 'KnexTimeoutError') return 'pool_timeout';
   if (typeof message !== 'string') return undefined;

@@ -4,6 +4,8 @@ import knex, { type Knex } from 'knex';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseConfig, type DatabaseLimits } from '../config';
 import type { Logger } from '../logger';
 import { migrationSource } from './migrations';
+import { SqliteClient } from './sqlite-client';
+import { cacheStatements, type SqliteConnection } from './statement-cache';
 
 export type Database = Knex;
 
@@ -86,7 +88,7 @@ function openPostgres(connectionString: string, limits: DatabaseLimits, options:
 function openSqlite(filename: string, limits: DatabaseLimits, options: DatabaseOptions): Knex {
   if (filename !== ':memory:') mkdirSync(path.dirname(filename), { recursive: true });
   return knex({
-    client: 'better-sqlite3',
+    client: SqliteClient,
     connection: { filename },
     useNullAsDefault: true,
     log: knexLog(options.logger),
@@ -95,13 +97,14 @@ function openSqlite(filename: string, limits: DatabaseLimits, options: DatabaseO
     pool: {
       min: 1,
       max: 1,
-      afterCreate: (conn: { pragma: (sql: string) => unknown }, done: (err: Error | null, conn: unknown) => void) => {
+      afterCreate: (conn: SqliteConnection & { pragma: (sql: string) => unknown }, done: (err: Error | null, conn: unknown) => void) => {
         try {
           conn.pragma('journal_mode = WAL');
           conn.pragma('foreign_keys = ON');
           conn.pragma(`busy_timeout = ${limits.busyTimeoutMs}`);
           // FULL: a commit survives power loss too, not only a crash (WAL with NORMAL may drop the last ones).
           conn.pragma('synchronous = FULL');
+          cacheStatements(conn);
           done(null, conn);
         } catch (error) {
           done(error as Error, conn);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Session, SessionEndReason } from '../domain/sessions';
 import type { User } from '../domain/model';
+import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';
 import { toIsoTimestamp, type RowMapper } from './row-mapper';
 
@@ -24,23 +25,39 @@ export interface SessionsRepository {
 
 const SESSION_COLUMNS = ['id', 'user_id', 'method', 'created_at', 'expires_at', 'revoked_at', 'revoked_reason'];
 
-export function createSessionsRepository(db: Knex | Knex.Transaction, mapper: RowMapper): SessionsRepository {
+/** The columns of a User (never the password hash): the compiler checks the list against User. */
+const USER_COLUMNS = Object.keys({ id: true, name: true, email: true, age: true, role: true, created_at: true, updated_at: true } satisfies Record<keyof User, true>);
+
+/** The query every authenticated request makes, compiled once per store. */
+export interface SessionsQueries {
+  findLive: CompiledQuery<'sessionId' | 'userId' | 'at', Record<string, unknown> | undefined>;
+}
+
+export function compileSessionsQueries(db: Knex): SessionsQueries {
+  return {
+    findLive: compileQuery(db, (parameters) =>
+      db('sessions')
+        .join('users', 'users.id', 'sessions.user_id')
+        .where('sessions.id', parameters.value('sessionId'))
+        .andWhere('sessions.user_id', parameters.value('userId'))
+        .whereNull('sessions.revoked_at')
+        .andWhere('sessions.expires_at', '>', parameters.value('at'))
+        .first(
+          ...SESSION_COLUMNS.map((column) => `sessions.${column} as session_${column}`),
+          ...USER_COLUMNS.map((column) => `users.${column}`),
+        ),
+    ),
+  };
+}
+
+export function createSessionsRepository(db: Executor, mapper: RowMapper, queries: SessionsQueries): SessionsRepository {
   return {
     async insert(session) {
       await db('sessions').insert(session);
     },
     async findLive(sessionId, userId, at) {
       if (!isId(sessionId) || !isId(userId)) return undefined;
-      const row = await db('sessions')
-        .join('users', 'users.id', 'sessions.user_id')
-        .where('sessions.id', sessionId)
-        .andWhere('sessions.user_id', userId)
-        .whereNull('sessions.revoked_at')
-        .andWhere('sessions.expires_at', '>', at)
-        .first(
-          ...SESSION_COLUMNS.map((column) => `sessions.${column} as session_${column}`),
-          'users.*',
-        );
+      const row = await queries.findLive.run(db, { sessionId, userId, at });
       if (!row) return undefined;
       return { session: toSession(row, 'session_'), user: mapper.toUser(row) };
     },

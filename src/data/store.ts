@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
-import { createAgentsRepository, type AgentsRepository } from './agents-repository';
+import { compileAgentsQueries, createAgentsRepository, type AgentsRepository } from './agents-repository';
+import type { Executor } from './compiled-query';
 import { isPostgres, type Database } from './database';
 import { createIdentitiesRepository, type IdentitiesRepository } from './identities-repository';
 import { createPostsRepository, type PostsRepository } from './posts-repository';
 import { createProviderTokensRepository, type ProviderTokensRepository } from './provider-tokens-repository';
 import { createRowMapper } from './row-mapper';
-import { createSessionsRepository, type SessionsRepository } from './sessions-repository';
-import { createTasksRepository, type TasksRepository } from './tasks-repository';
+import { compileSessionsQueries, createSessionsRepository, type SessionsRepository } from './sessions-repository';
+import { compileTasksQueries, createTasksRepository, type TasksRepository } from './tasks-repository';
 import { createUsersRepository, type UsersRepository } from './users-repository';
 
 /** The repositories over one connection or transaction; domain code sees only this. */
@@ -25,16 +26,44 @@ export interface Store {
 export function createStore(db: Database): Store {
   const postgres = isPostgres(db);
   const mapper = createRowMapper(postgres ? 'pg' : 'sqlite');
-  const bind = (executor: Knex | Knex.Transaction, inTransaction: boolean): Store => ({
-    agents: createAgentsRepository(executor, mapper, postgres),
-    tasks: createTasksRepository(executor, mapper, postgres),
-    users: createUsersRepository(executor, mapper, postgres),
-    posts: createPostsRepository(executor, mapper),
-    identities: createIdentitiesRepository(executor, mapper),
-    providerTokens: createProviderTokensRepository(executor, mapper),
-    sessions: createSessionsRepository(executor, mapper),
-    transaction: (work) => (inTransaction ? work(bind(executor, true)) : runTransaction(db, (trx) => work(bind(trx, true)))),
-  });
+  const agents = compileAgentsQueries(db, postgres);
+  const tasks = compileTasksQueries(db, postgres);
+  const sessions = compileSessionsQueries(db);
+  // A transaction uses two or three of the repositories: each is made on first use.
+  const bind = (executor: Executor, inTransaction: boolean): Store => {
+    let agentsRepository: AgentsRepository | undefined;
+    let tasksRepository: TasksRepository | undefined;
+    let usersRepository: UsersRepository | undefined;
+    let postsRepository: PostsRepository | undefined;
+    let identitiesRepository: IdentitiesRepository | undefined;
+    let providerTokensRepository: ProviderTokensRepository | undefined;
+    let sessionsRepository: SessionsRepository | undefined;
+    const store: Store = {
+      get agents() {
+        return (agentsRepository ??= createAgentsRepository(executor, mapper, postgres, agents));
+      },
+      get tasks() {
+        return (tasksRepository ??= createTasksRepository(executor, mapper, tasks));
+      },
+      get users() {
+        return (usersRepository ??= createUsersRepository(executor, mapper, postgres));
+      },
+      get posts() {
+        return (postsRepository ??= createPostsRepository(executor, mapper));
+      },
+      get identities() {
+        return (identitiesRepository ??= createIdentitiesRepository(executor, mapper));
+      },
+      get providerTokens() {
+        return (providerTokensRepository ??= createProviderTokensRepository(executor, mapper));
+      },
+      get sessions() {
+        return (sessionsRepository ??= createSessionsRepository(executor, mapper, sessions));
+      },
+      transaction: (work) => (inTransaction ? work(store) : runTransaction(db, (trx) => work(bind(trx, true)))),
+    };
+    return store;
+  };
   return bind(db, false);
 }
 

@@ -3,6 +3,7 @@ import type { ListQuery, ListResult } from '../domain/collection';
 import type { Task, TaskStatus, TaskSummary } from '../domain/model';
 import { TASK_FIXED_BYTES } from '../domain/quotas';
 import { newestPerGroup, runListQuery, type ColumnAllowList } from './collection-query';
+import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';
 import { toJsonColumn, type RowMapper } from './row-mapper';
 
@@ -42,17 +43,60 @@ const toColumns = (changes: TaskChanges): Record<string, unknown> => {
   return columns;
 };
 
-export function createTasksRepository(db: Knex | Knex.Transaction, mapper: RowMapper, canLock: boolean): TasksRepository {
+/** The columns of a Task, which it is read from: the compiler checks the list against Task. */
+const COLUMNS = Object.keys({
+  id: true,
+  agent_id: true,
+  title: true,
+  description: true,
+  input: true,
+  priority: true,
+  status: true,
+  result: true,
+  error: true,
+  created_at: true,
+  updated_at: true,
+  started_at: true,
+  finished_at: true,
+} satisfies Record<keyof Task, true>) as Array<keyof Task>;
+
+/** A task is inserted with what it stores too. */
+const INSERTED_COLUMNS = [...COLUMNS, 'stored_bytes'] as const;
+
+type FindQuery = CompiledQuery<'id' | 'agentId', Record<string, unknown> | undefined>;
+
+/** The queries of reading one task and creating one, compiled once per store. */
+export interface TasksQueries {
+  /** By lock (the same query where the database cannot lock rows). */
+  find: Record<'plain' | 'locked', FindQuery>;
+  insert: CompiledQuery<(typeof INSERTED_COLUMNS)[number], unknown>;
+}
+
+export function compileTasksQueries(db: Knex, canLock: boolean): TasksQueries {
+  const find = (lock: boolean): FindQuery =>
+    compileQuery(db, (parameters) => {
+      const query = db('tasks').select(COLUMNS).where({ id: parameters.value('id'), agent_id: parameters.value('agentId') }).first();
+      if (lock) query.forUpdate();
+      return query;
+    });
+  const plain = find(false);
+  return {
+    find: { plain, locked: canLock ? find(true) : plain },
+    insert: compileQuery(db, (parameters) =>
+      db('tasks').insert(Object.fromEntries(INSERTED_COLUMNS.map((column) => [column, parameters.value(column)]))),
+    ),
+  };
+}
+
+export function createTasksRepository(db: Executor, mapper: RowMapper, queries: TasksQueries): TasksRepository {
   return {
     async insert(task, storedBytes) {
-      await db('tasks').insert({ ...task, input: toJsonColumn(task.input), result: toJsonColumn(task.result), stored_bytes: storedBytes });
+      await queries.insert.run(db, { ...task, input: toJsonColumn(task.input), result: toJsonColumn(task.result), stored_bytes: storedBytes });
       return task;
     },
     async find(agentId, id, options = {}) {
       if (!isId(id) || !isId(agentId)) return undefined;
-      const query = db('tasks').where({ id, agent_id: agentId }).first();
-      if (options.lock && canLock) query.forUpdate();
-      const row = await query;
+      const row = await queries.find[options.lock ? 'locked' : 'plain'].run(db, { id, agentId });
       return row ? mapper.toTask(row) : undefined;
     },
     async list(agentId, query) {
