@@ -46,6 +46,9 @@ export interface AppDependencies {
   clientReadme?: string;
 }
 
+/** Paths that probes and scrapers call: never limited. */
+export const UNLIMITED = /^\/(health(\/ready)?|metrics)$/;
+
 /** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
 export function buildApp({
   config,
@@ -89,7 +92,8 @@ export function buildApp({
   app.use(allowCrossOrigin(config.corsOrigins), answerOptions, negotiateApiVersion(apiDocument));
   const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis);
   app.use('/api', limiters.api);
-  app.use(limiters.root);
+  // Until dispatch by operation chooses the limiter: probes and scrapers are never limited.
+  app.use((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') || UNLIMITED.test(req.path) ? next() : limiters.root(req, res, next)));
 
   app.get('/metrics', serveMetrics(metrics, config.metrics.token));
   app.use(createDocsRouter(apiDocument, { clientReadme }));

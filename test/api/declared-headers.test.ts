@@ -1,5 +1,5 @@
 import { loadApiDocument } from '../../src/http/openapi';
-import { UNLIMITED } from '../../src/http/rate-limit';
+import { UNLIMITED } from '../../src/app';
 import { TEST_METRICS_TOKEN, reachableDatabaseKinds, type SignedInUser } from '../support/harness';
 import { authorizeAtProvider, newLogin, PROVIDERS, signIn, startOAuthWorld, type OAuthWorld } from '../support/oauth-harness';
 
