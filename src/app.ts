@@ -17,6 +17,7 @@ import { errorHandler } from './http/error-handler';
 import { createMetrics, observeRequests, serveMetrics, type Metrics } from './http/observability';
 import { loadApiDocument, validateAgainst, type ApiDocument } from './http/openapi';
 import { createRateLimiters } from './http/rate-limit';
+import type { SharedCounters } from './http/shared-counters';
 import { checkQueryShape, parseQuery } from './http/query';
 import { parseDeclaredBody, refuseUnstorableText } from './http/request-body';
 import { assignRequestId } from './http/request-id';
@@ -44,6 +45,8 @@ export interface AppDependencies {
   lifecycle?: Lifecycle;
   /** The Markdown file `GET /client` renders (default: the typed client's README, src/client/README.md). */
   clientReadme?: string;
+  /** Rate-limit and sign-in counters kept by the cluster primary (a worker without REDIS_URL). */
+  sharedCounters?: SharedCounters;
 }
 
 /** Paths that probes and scrapers call: never limited. */
@@ -60,6 +63,7 @@ export function buildApp({
   redis,
   lifecycle = { draining: false },
   clientReadme,
+  sharedCounters,
 }: AppDependencies): Express {
   const store = createStore(db);
   const app = express();
@@ -90,7 +94,7 @@ export function buildApp({
   app.use(routeExactly(routes));
   // CORS answers the preflights of allowed origins; every other OPTIONS gets its 204 and `Allow` here.
   app.use(allowCrossOrigin(config.corsOrigins), answerOptions, negotiateApiVersion(apiDocument));
-  const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis);
+  const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis, sharedCounters);
   app.use('/api', limiters.api);
   // Until dispatch by operation chooses the limiter: probes and scrapers are never limited.
   app.use((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') || UNLIMITED.test(req.path) ? next() : limiters.root(req, res, next)));
@@ -107,9 +111,10 @@ export function buildApp({
     accountMaxDelayMs: config.auth.accountThrottle.maxDelayMs,
   };
   const memoryThrottle = createMemoryThrottleBackend(throttleLimits);
-  const throttle = createSignInThrottle(redis ? createRedisThrottleBackend(redis, throttleLimits, `${config.rateLimits.keyPrefix}sign-in:`) : memoryThrottle, {
-    // While Redis is unavailable, failures are counted per instance: guessing never goes unlimited.
-    fallback: redis ? memoryThrottle : undefined,
+  const sharedThrottle = redis ? createRedisThrottleBackend(redis, throttleLimits, `${config.rateLimits.keyPrefix}sign-in:`) : sharedCounters?.signInThrottle;
+  const throttle = createSignInThrottle(sharedThrottle ?? memoryThrottle, {
+    // While Redis (or the cluster primary) is unavailable, failures are counted per process: guessing never goes unlimited.
+    fallback: sharedThrottle ? memoryThrottle : undefined,
     // Redis being unavailable is logged once, by its circuit breaker.
     onStoreError: (error) => {
       if (!(error instanceof RedisUnavailableError)) logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'sign-in throttle store failed');
