@@ -17,7 +17,8 @@ import { createMetrics, observeRequests, serveMetrics, type Metrics } from './ht
 import { loadApiDocument, type ApiDocument } from './http/openapi';
 import { bindHandlers, type OperationHandlers, type PathTo } from './http/operations';
 import { checkQueryShape, parseQuery } from './http/query';
-import { createRateLimiters } from './http/rate-limit';
+import { createRateLimiters, isRateLimited } from './http/rate-limit';
+import type { SharedCounters } from './http/shared-counters';
 import { parseDeclaredBody, refuseUnstorableText } from './http/request-body';
 import { assignRequestId } from './http/request-id';
 import { compileRouteTable, pathOf, ROUTE_TABLE, type CompiledOperation, type Route } from './http/route-table';
@@ -48,6 +49,8 @@ export interface AppDependencies {
   clientReadme?: string;
   /** Handlers that replace those of the operation table (a test plants one that breaks the contract). */
   handlers?: Partial<OperationHandlers>;
+  /** Rate-limit and sign-in counters kept by the cluster primary (a worker without REDIS_URL). */
+  sharedCounters?: SharedCounters;
 }
 
 /** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
@@ -62,6 +65,7 @@ export function buildApp({
   lifecycle = { draining: false },
   clientReadme,
   handlers: replacements = {},
+  sharedCounters,
 }: AppDependencies): Express {
   const store = createStore(db);
   const app = express();
@@ -88,9 +92,10 @@ export function buildApp({
     accountMaxDelayMs: config.auth.accountThrottle.maxDelayMs,
   };
   const memoryThrottle = createMemoryThrottleBackend(throttleLimits);
-  const throttle = createSignInThrottle(redis ? createRedisThrottleBackend(redis, throttleLimits, `${config.rateLimits.keyPrefix}sign-in:`) : memoryThrottle, {
-    // While Redis is unavailable, failures are counted per instance: guessing never goes unlimited.
-    fallback: redis ? memoryThrottle : undefined,
+  const sharedThrottle = redis ? createRedisThrottleBackend(redis, throttleLimits, `${config.rateLimits.keyPrefix}sign-in:`) : sharedCounters?.signInThrottle;
+  const throttle = createSignInThrottle(sharedThrottle ?? memoryThrottle, {
+    // While Redis (or the cluster primary) is unavailable, failures are counted per process: guessing never goes unlimited.
+    fallback: sharedThrottle ? memoryThrottle : undefined,
     // Redis being unavailable is logged once, by its circuit breaker.
     onStoreError: (error) => {
       if (!(error instanceof RedisUnavailableError)) logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'sign-in throttle store failed');
@@ -114,7 +119,7 @@ export function buildApp({
     ...replacements,
   } satisfies OperationHandlers);
 
-  const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis);
+  const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis, sharedCounters);
   const authentication = {
     sessions,
     cookieName: config.auth.sessionCookieName,
@@ -130,12 +135,12 @@ export function buildApp({
     const validation = validationOf(operation);
     const deprecation = deprecationHeadersOf(operation.operation, operation.operationId);
     const declares = (status: string) => operation.operation.responses?.[status] !== undefined;
-    // What the contract lets an operation answer decides its chain: one that declares no 429 (the
-    // probes, the metrics scrape) is never limited; one that declares no 400 or 422 (the pages and
-    // documents people and tools open) has no input to refuse, whatever its query string holds.
+    // What the contract lets an operation answer decides its chain (rate limits: isRateLimited); one
+    // that declares no 400 or 422 (the pages and documents people and tools open) has no input to
+    // refuse, whatever its query string holds.
     const validates = declares('400') || declares('422');
     const steps: Array<Step | undefined> = [
-      declares('429') ? (operation.route.surface === 'api' ? limiters.api : limiters.root) : undefined,
+      isRateLimited(operation.operation) ? (operation.route.surface === 'api' ? limiters.api : limiters.root) : undefined,
       authenticateFor(operation.operation.security ?? defaultSecurity, authentication),
       parseBody,
       validates ? checkQueryShape : undefined,

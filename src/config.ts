@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isEmail } from './domain/email';
 import { passwordProblem } from './domain/password-policy';
@@ -42,6 +43,11 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   host: string;
   port: number;
+  /**
+   * Worker processes sharing the port (WEB_CONCURRENCY, src/cluster.ts). 1: no workers, the
+   * process serves by itself.
+   */
+  webConcurrency: number;
   database: DatabaseConfig;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   maxBodyBytes: number;
@@ -147,6 +153,8 @@ const MIB = 1024 * 1024;
  * budget may not go below them. A single task or post (at most about 250 KB) fits many times over.
  */
 const MIN_RESPONSE_BYTES = 2 * MIB;
+/** Far beyond any machine's cores: a typo (WEB_CONCURRENCY=40000) is refused rather than forked. */
+const MAX_WEB_CONCURRENCY = 256;
 
 /** Reads and validates the whole configuration once; every problem is reported together. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -187,6 +195,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     env: nodeEnv,
     host: parseHost('HOST', env.HOST, '0.0.0.0', problems),
     port,
+    webConcurrency: integer('WEB_CONCURRENCY', 1, 1, MAX_WEB_CONCURRENCY),
     database: {
       ...parseDatabaseUrl(env.DATABASE_URL, cwd, problems),
       limits: {
@@ -242,8 +251,35 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     tokenEncryptionKey: parseTokenEncryptionKey(env, nodeEnv, oauthProviders.length, problems, warnings),
     warnings,
   };
+  checkWebConcurrency(config, problems, warnings);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function checkWebConcurrency(config: Config, problems: string[], warnings: string[]): void {
+  if (config.webConcurrency === 1) return;
+  if (config.database.client === 'sqlite' && config.database.filename === ':memory:') {
+    problems.push('WEB_CONCURRENCY above 1 needs a database the workers share: with DATABASE_URL=sqlite::memory: each worker would have a database of its own');
+  }
+  if (config.metrics.token !== undefined && config.metrics.port === undefined) {
+    warnings.push(`WEB_CONCURRENCY=${config.webConcurrency} with METRICS_TOKEN only: /metrics on the API listener answers with the samples of whichever worker took the connection; set METRICS_PORT for the sum of every worker's`);
+  }
+  const cores = availableParallelism();
+  if (config.webConcurrency > cores) {
+    warnings.push(`WEB_CONCURRENCY=${config.webConcurrency} is more than the ${cores} cores available: the extra workers add memory and context switches, not throughput`);
+  }
+}
+
+/**
+ * What the cluster primary adds to each worker's environment: the secrets it made up itself when
+ * none was configured (development), so that every worker signs, verifies and decrypts with the
+ * same ones. A worker reads its configuration as the primary did, from the environment.
+ */
+export function workerEnvironment(config: Config, env: Env = process.env): Record<string, string> {
+  const shared: Record<string, string> = {};
+  if (config.auth.jwt.algorithm === 'HS256' && !env.JWT_SECRET) shared.JWT_SECRET = config.auth.jwt.secret;
+  if (!env.TOKEN_ENCRYPTION_KEY?.trim()) shared.TOKEN_ENCRYPTION_KEY = config.tokenEncryptionKey.toString('base64');
+  return shared;
 }
 
 function parseDatabaseUrl(raw: string | undefined, cwd: string, problems: string[]): DatabaseConfig {

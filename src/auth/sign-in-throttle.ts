@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Config } from '../config';
 import { tooManySignIns } from '../errors';
 
 /**
@@ -33,6 +34,17 @@ export interface SignInThrottleLimits {
   accountMaxDelayMs: number;
 }
 
+/** The limits configured: the login rate limit per client, the account back-off per account. */
+export function signInThrottleLimits(config: Pick<Config, 'rateLimits' | 'auth'>): SignInThrottleLimits {
+  return {
+    clientMax: config.rateLimits.login.max,
+    clientWindowMs: config.rateLimits.login.windowMs,
+    accountFreeFailures: config.auth.accountThrottle.freeFailures,
+    accountBaseDelayMs: config.auth.accountThrottle.baseDelayMs,
+    accountMaxDelayMs: config.auth.accountThrottle.maxDelayMs,
+  };
+}
+
 /** One key's state. `pending` counts checks in flight; it lapses at `pendingUntil` should an instance die mid-check. */
 interface Entry {
   failures: number;
@@ -42,7 +54,10 @@ interface Entry {
   pendingUntil: number;
 }
 
-/** Where the entries live: process memory for one instance, Redis for many. */
+/**
+ * Where the entries live: process memory for one process, the cluster primary's memory for the
+ * workers of one machine (src/http/shared-counters.ts), Redis for many machines.
+ */
 export interface ThrottleBackend {
   /** Atomically: answers the wait in ms (> 0), 'busy', or 'reserved' after adding one pending check to both keys. */
   reserve(clientKey: string, accountKey: string, now: number): Promise<number | 'busy' | 'reserved'>;

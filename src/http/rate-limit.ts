@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
-import { rateLimit, type Options } from 'express-rate-limit';
+import type { Request, RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { RateLimit, RateLimits } from '../config';
 import { RedisUnavailableError, type RedisConnection } from '../data/redis';
@@ -23,32 +23,59 @@ class RecoveringRedisStore extends RedisStore {
 }
 const NOT_LOADED = '0000000000000000000000000000000000000000';
 
-/** Paths that probes and scrapers call: never limited. */
-export const UNLIMITED = /^\/(health(\/ready)?|metrics)$/;
+/** Where counters live when neither Redis nor this process keeps them: the cluster primary (src/http/shared-counters.ts). */
+export interface RateLimitStores {
+  /** A store for the limiter `name`; each limiter needs a store of its own. */
+  rateLimitStore(name: string): Store;
+}
+
+export interface RateLimiters {
+  /** The specification's limit on /api. */
+  api: RequestHandler;
+  /** A generous limit on the rest (pages, documentation, /token). */
+  root: RequestHandler;
+}
 
 /**
  * The limiters of DESIGN section 4: `/api` (100 per 15 min) and a generous one for the root
- * surface (failed sign-ins are limited by src/auth/sign-in-throttle.ts, where they fail). Counters
- * live in Redis when a client is given, so that every instance shares them.
+ * surface (failed sign-ins are limited by src/auth/sign-in-throttle.ts, where they fail). Each
+ * counts every request it is given: which requests those are (never the probes and /metrics) is
+ * the router's choice. Counters live in Redis when a client is given, so that every instance
+ * shares them; else in the cluster primary when `stores` is given, so that every worker does.
  */
-export function createRateLimiters(limits: RateLimits, metrics: Metrics, logger: Logger, redis?: Pick<RedisConnection, 'sendCommand'>) {
-  const limiter = (name: string, limit: RateLimit, extra: Partial<Options> = {}): RequestHandler =>
+export function createRateLimiters(
+  limits: RateLimits,
+  metrics: Metrics,
+  logger: Logger,
+  redis?: Pick<RedisConnection, 'sendCommand'>,
+  stores?: RateLimitStores,
+): RateLimiters {
+  const keyOf = createClientKeys(logger);
+  const storeFor = (name: string): Store | undefined => {
+    if (redis) {
+      return new RecoveringRedisStore({
+        prefix: `${limits.keyPrefix}${name}:`,
+        sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply>,
+      });
+    }
+    return stores?.rateLimitStore(name);
+  };
+  const limiter = (name: string, limit: RateLimit): RequestHandler =>
     rateLimit({
       windowMs: limit.windowMs,
       limit: limit.max,
       identifier: name,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
-      store: redis
-        ? new RecoveringRedisStore({
-            prefix: `${limits.keyPrefix}${name}:`,
-            sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply>,
-          })
-        : undefined,
-      // An unreachable Redis must not take the API down: requests pass (its circuit breaker logs the outage).
+      keyGenerator: keyOf,
+      // Its source-text check cannot see that keyOf groups IPv6 addresses (with ipKeyGenerator).
+      validate: { keyGeneratorIpFallback: false },
+      store: storeFor(name),
+      // An unreachable Redis (or a cluster primary that does not answer) must not take the API
+      // down: requests pass (Redis's circuit breaker logs the outage).
       passOnStoreError: true,
-      // Its configuration warnings (e.g. X-Forwarded-For without TRUST_PROXY) and store errors go to
-      // our log, but not Redis being unavailable: the circuit breaker logs that once, not per request.
+      // Its configuration warnings and store errors go to our log, but not Redis being
+      // unavailable: the circuit breaker logs that once, not per request.
       logger: {
         warn: (error, message) => logger.warn({ err: error }, message ?? 'rate limiter warning'),
         error: (error, message) => {
@@ -59,13 +86,46 @@ export function createRateLimiters(limits: RateLimits, metrics: Metrics, logger:
         metrics.rateLimitHits.inc({ limiter: name });
         next(rateLimited(Number(res.getHeader('Retry-After')) || Math.ceil(limit.windowMs / 1000)));
       },
-      ...extra,
     });
+  return { api: limiter('api', limits.api), root: limiter('root', limits.root) };
+}
 
-  const root = limiter('root', limits.root, { skip: (req) => UNLIMITED.test(req.path) });
-  return {
-    api: limiter('api', limits.api),
-    /** Everything outside /api. */
-    root: ((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') ? next() : root(req, res, next))) as RequestHandler,
+/** Enough for the addresses of every client active at once, and a bounded amount of memory. */
+const CACHED_IPV6_KEYS = 10_000;
+
+/**
+ * The client's key: its address as Express sees it (`req.ip`, which honours TRUST_PROXY), an IPv6
+ * address reduced to its /56 as express-rate-limit's default does, since one subscriber's
+ * allocation rotates through the bits below. Parsing an IPv6 address for that costs more than
+ * the rest of the limiter (scripts/bench/rate-limit.ts), so recent addresses' keys are kept.
+ * The keys are the default's, character for character: counters in Redis carry over.
+ */
+function createClientKeys(logger: Logger): (req: Request) => string {
+  const ipv6Keys = new Map<string, string>();
+  let warnedOfForwarding = false;
+  return (req) => {
+    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    // The default's one warning worth keeping: behind a proxy that nobody declared, every client
+    // shares the proxy's address, and its budget.
+    if (!warnedOfForwarding && req.headers['x-forwarded-for'] !== undefined && req.app.get('trust proxy') === false) {
+      warnedOfForwarding = true;
+      logger.warn('X-Forwarded-For arrives but TRUST_PROXY is not set: clients are keyed by the address of the hop in front (see TRUST_PROXY)');
+    }
+    if (!ip.includes(':')) return ip;
+    let key = ipv6Keys.get(ip);
+    if (key === undefined) {
+      key = ipKeyGenerator(ip, 56);
+      if (ipv6Keys.size >= CACHED_IPV6_KEYS) ipv6Keys.delete(ipv6Keys.keys().next().value as string);
+      ipv6Keys.set(ip, key);
+    }
+    return key;
   };
+}
+
+/**
+ * Whether an operation is rate-limited: those that declare 429 are; the probes and the metrics
+ * scrape declare none, because an orchestrator and a scraper must always get through.
+ */
+export function isRateLimited(operation: { responses?: Record<string, unknown> }): boolean {
+  return operation.responses?.['429'] !== undefined;
 }

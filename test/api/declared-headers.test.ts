@@ -1,5 +1,5 @@
 import { loadApiDocument } from '../../src/http/openapi';
-import { UNLIMITED } from '../../src/http/rate-limit';
+import { isRateLimited } from '../../src/http/rate-limit';
 import { TEST_METRICS_TOKEN, reachableDatabaseKinds, type SignedInUser } from '../support/harness';
 import { authorizeAtProvider, newLogin, PROVIDERS, signIn, startOAuthWorld, type OAuthWorld } from '../support/oauth-harness';
 
@@ -170,7 +170,7 @@ describe('api.yaml declares the headers of its answers', () => {
           const headers = headersOf(status);
           if (status === '201' && !headers.includes('Location')) gaps.push(`${where} 201 without Location`);
           if ((status === '429' || status === '503') && !headers.includes('Retry-After')) gaps.push(`${where} ${status} without Retry-After`);
-          const limited = !UNLIMITED.test(template);
+          const limited = isRateLimited(operation);
           if (/^[23]|^429$/.test(status) && limited !== headers.includes('RateLimit')) gaps.push(`${where} ${status} ${limited ? 'without' : 'with'} RateLimit`);
           if (headers.includes('RateLimit') !== headers.includes('RateLimit-Policy')) gaps.push(`${where} ${status}: RateLimit and RateLimit-Policy go together`);
         }

@@ -1,0 +1,80 @@
+import type { Worker } from 'node:cluster';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from './app';
+import { createTokenService } from './auth/tokens';
+import { primaryLink } from './cluster-ipc';
+import { answerMetricsRequests } from './cluster-metrics';
+import type { Config } from './config';
+import { connectDatabase } from './data/database';
+import { connectRedis } from './data/redis';
+import { createStore } from './data/store';
+import { ensureAdmin } from './domain/users';
+import { prepareDrain } from './http/drain';
+import { createHttpServer } from './http/http-server';
+import { createMetricsServer } from './http/metrics-server';
+import { createMetrics, observeRedis } from './http/observability';
+import { connectSharedCounters } from './http/shared-counters';
+import { createLogger } from './logger';
+
+/**
+ * The service in this process: by itself (WEB_CONCURRENCY=1), or as one `worker` of a cluster
+ * whose primary has already logged the configuration's warnings, migrated the database and
+ * created the admin, and keeps the shared counters when there is no Redis.
+ */
+export async function serve(config: Config, worker: Worker | undefined): Promise<void> {
+  const logger = worker ? createLogger(config).child({ worker: worker.id }) : createLogger(config);
+  if (!worker) for (const warning of config.warnings) logger.warn(warning);
+  const tokens = createTokenService(config.auth.jwt);
+  await tokens.ready();
+  const db = await connectDatabase(config.database, { logger });
+  if (config.auth.admin && !worker) {
+    const outcome = await ensureAdmin(createStore(db), config.auth.admin);
+    logger.info({ admin: config.auth.admin.email, outcome }, outcome === 'created' ? 'created the first admin' : 'admin account exists: left unchanged');
+  }
+  const metrics = createMetrics();
+  const redis = config.redis ? await connectRedis(config.redis, logger, observeRedis(metrics)) : undefined;
+  const primary = worker ? primaryLink() : undefined;
+  // Redis, when configured, is shared by every process of every machine: the primary's counters are not needed.
+  const sharedCounters = primary && !redis ? connectSharedCounters(primary) : undefined;
+  if (primary) answerMetricsRequests(primary, metrics.registry);
+  const lifecycle = { draining: false };
+  const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle, sharedCounters });
+
+  const server = createHttpServer(app, { logger, metrics, timeouts: config.http }).listen(config.port, config.host);
+  const drain = prepareDrain(server);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port, host: config.host, database: config.database.client }, `agent fleet API listening on http://localhost:${port}`);
+
+  // A worker's samples are served, summed with the others', by the primary's metrics listener.
+  let metricsServer: Server | undefined;
+  if (config.metrics.port !== undefined && !worker) {
+    metricsServer = createMetricsServer({ metrics, logger, timeouts: config.http }).listen(config.metrics.port, config.metrics.host);
+    await new Promise<void>((resolve, reject) => metricsServer?.once('listening', resolve).once('error', reject));
+    const address = metricsServer.address() as AddressInfo;
+    logger.info({ metricsPort: address.port, metricsHost: config.metrics.host }, `metrics listening on ${config.metrics.host}:${address.port}/metrics`);
+  }
+
+  const stop = async (signal: string) => {
+    if (lifecycle.draining) return;
+    // Readiness answers 503 from here on.
+    lifecycle.draining = true;
+    logger.info({ signal, inFlight: drain.inFlight() }, 'draining in-flight requests');
+    const force = setTimeout(() => {
+      logger.warn('shutdown timeout: closing the remaining connections');
+      server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    // A scrape is short: the metrics listener just stops.
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
+    await drain.start();
+    await db.destroy();
+    await redis?.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
