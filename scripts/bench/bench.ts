@@ -6,8 +6,8 @@
  * own POST /agents, then drives GET /agents/{id}, GET /agents?limit=100 and POST /agents with
  * autocannon (in this process, on the same machine, 127.0.0.1). Rounds are interleaved: each
  * round runs each route on each app in turn, warm-up (unrecorded) then measurement; the report
- * gives the median per route and app. Any answer other than 2xx during a measurement makes the
- * run invalid (exit code 1).
+ * gives the median per route and app. Any answer other than 2xx, timeout or connection error
+ * during a measurement makes the run invalid (exit code 1).
  *
  * Options (flag or environment variable):
  *   --duration=10      BENCH_DURATION      seconds measured per route, app and round
@@ -26,7 +26,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { APPS, buildService, bundleComparisonApps, ROOT, seedAgents, startApp, stopApp, type AppName, type RunningApp } from './apps';
-import { drive, failuresOf, ROUTES, type Route } from './load';
+import { drive, failuresOf, REQUEST_TIMEOUT_S, ROUTES, type Route } from './load';
 import { cpuMillisBetween, listTree, readTreeMemory, sampleCpu, type ProcessMemory } from './process-tree';
 import { computeRatios, evaluateTargets, renderMarkdown, summarise, type AppResult, type BenchReport, type Measurement } from './report';
 
@@ -182,7 +182,7 @@ async function main(): Promise<void> {
         machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, shared with whatever else ran`,
         node: process.version,
         'load average (1/5/15 min)': `before ${loadBefore}; after ${loadAverage()}`,
-        load: `autocannon in the bench process on the same cores, ${options.connections} connections each sending its next request once the last is answered; ${options.rounds} interleaved rounds of ${options.warmupS} s warm-up + ${options.durationS} s measured per route and app`,
+        load: `autocannon in the bench process on the same cores, ${options.connections} connections each sending its next request once the last is answered; ${options.rounds} interleaved rounds of ${options.warmupS} s warm-up + ${options.durationS} s measured per route and app; a request unanswered after ${REQUEST_TIMEOUT_S} s is a timeout`,
         data: `${options.seed} agents seeded per app through its own POST; a fresh SQLite file each (WAL, synchronous=FULL); 127.0.0.1 only`,
         'CPU per request': 'utime + stime of the app and all its descendants (/proc/<pid>/stat) over the measured window, per answered request',
         'exit after SIGTERM': exits.join(', '),

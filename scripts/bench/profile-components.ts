@@ -37,11 +37,15 @@ export const COMPONENTS: Array<[string, FrameMatcher]> = [
   ['better-sqlite3', { url: packages('better-sqlite3') }],
   // knex's dialect calls the statements' native all()/run(): their time is this function's self time.
   ['better-sqlite3', { url: /\/node_modules\/knex\/lib\/dialects\/better-sqlite3\//, name: /^_query$/ }],
-  ['knex', { url: packages('knex', 'tarn') }],
-  ['knex', { url: packages('debug', 'lodash'), calledFrom: packages('knex') }],
+  // knex is lodash's only user here (V8 cuts some stacks short at microtasks: no caller to go by).
+  ['knex', { url: packages('knex', 'tarn', 'lodash') }],
+  ['knex', { url: packages('debug'), calledFrom: packages('knex') }],
   ['pino, redact, sonic-boom', { url: packages('pino', 'pino-std-serializers', '@pinojs/redact', 'fast-redact', 'sonic-boom', 'quick-format-unescaped', 'safe-stable-stringify', 'on-exit-leak-free') }],
   // sonic-boom writes the log lines with fs.writeSync.
   ['pino, redact, sonic-boom', { url: /^node:fs$/, calledFrom: packages('sonic-boom') }],
+  // express.json() for the declared JSON bodies (src/http/request-body.ts), run from the validator's chain.
+  ['body-parser, raw-body, iconv-lite', { url: packages('body-parser', 'raw-body', 'iconv-lite', 'bytes', 'safer-buffer', 'unpipe') }],
+  ['body-parser, raw-body, iconv-lite', { url: packages('content-type', 'type-is', 'media-typer', 'mime-types', 'on-finished', 'http-errors'), calledFrom: packages('body-parser') }],
   ['express-openapi-validator', { url: packages('express-openapi-validator', '@apidevtools/json-schema-ref-parser', 'media-typer', 'lodash.clonedeep', 'lodash.get', 'ono') }],
   ['express-openapi-validator', { url: packages('path-to-regexp', 'content-type', 'qs'), calledFrom: packages('express-openapi-validator') }],
   ['helmet', { url: packages('helmet') }],
@@ -56,7 +60,7 @@ export const COMPONENTS: Array<[string, FrameMatcher]> = [
       url: packages(
         'express', 'router', 'path-to-regexp', 'parseurl', 'finalhandler', 'send', 'content-type', 'content-disposition', 'cookie-signature',
         'encodeurl', 'escape-html', 'etag', 'fresh', 'http-errors', 'mime-types', 'on-finished', 'proxy-addr', 'forwarded', 'ipaddr.js', 'qs',
-        'range-parser', 'type-is', 'vary', 'accepts', 'negotiator', 'statuses', 'depd', 'debug', 'is-promise', 'body-parser', 'raw-body',
+        'range-parser', 'type-is', 'vary', 'accepts', 'negotiator', 'statuses', 'depd', 'debug', 'is-promise',
       ),
     },
   ],

@@ -114,17 +114,21 @@ async function main(): Promise<void> {
     `| **total (main thread, self time)** | **${fixed(perRequest(total), 1)}** | 100 % |`,
     '',
     `CPU of the process from /proc over the same window: ${fixed((processCpuMillis * 1000) / answered, 1)} µs/request (all threads: GC helpers and libuv's pool too, and the profiler's own sampling).`,
-    'The profiler samples the main thread by the wall clock: on a machine with more runnable threads than cores, time it waited for a core counts too, and the total exceeds the /proc figure.',
+    'The profiler samples the main thread by the wall clock: time it spent blocked in a system call (the fsync of each SQLite commit, synchronous=FULL) counts as the calling function\'s self time, and so does time it waited for a core on a machine with more runnable threads than cores. Either makes the total exceed the /proc figure.',
     `Not counted: ${[...EXCLUDED].map((name) => `${name} ${fixed(perRequest(byComponent.get(name) ?? 0), 1)} µs/request`).join(', ')}.`,
     '',
-    `Top ${TOP_OTHER} functions in "${OTHER}" (add rows to COMPONENTS in scripts/bench/profile-components.ts):`,
-    '',
-    '| function | µs/request |',
-    '|---|--:|',
-    ...[...otherFunctions]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, TOP_OTHER)
-      .map(([name, us]) => `| \`${name}\` | ${fixed(perRequest(us), 1)} |`),
+    ...(otherFunctions.size === 0
+      ? [`Nothing in "${OTHER}": a row of COMPONENTS (scripts/bench/profile-components.ts) names every function sampled.`]
+      : [
+          `Top ${TOP_OTHER} functions in "${OTHER}" (add rows to COMPONENTS in scripts/bench/profile-components.ts):`,
+          '',
+          '| function | µs/request |',
+          '|---|--:|',
+          ...[...otherFunctions]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, TOP_OTHER)
+            .map(([name, us]) => `| \`${name}\` | ${fixed(perRequest(us), 1)} |`),
+        ]),
   ];
   if (Object.keys(failures).length > 0) lines.push('', `**INVALID: answers other than 2xx during the window: ${JSON.stringify(failures)}**`);
   const markdown = `${lines.join('\n')}\n`;

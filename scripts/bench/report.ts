@@ -1,6 +1,6 @@
 /** The benchmark's figures: medians over rounds, ratios, targets, and their Markdown rendering. */
 import type { AppName } from './apps';
-import { ROUTES, type RouteKey } from './load';
+import { REQUEST_TIMEOUT_S, ROUTES, type RouteKey } from './load';
 
 export interface Measurement {
   round: number;
@@ -222,7 +222,7 @@ export function renderMarkdown(report: BenchReport): string {
   for (const target of report.targets) lines.push(`- **${target.met === undefined ? 'not measured' : target.met ? 'met' : 'missed'}**: ${target.description}: ${target.measured}`);
 
   if (report.problems.length > 0) {
-    lines.push('', '## RUN INVALID', '', 'Answers other than 2xx, timeouts (no answer within 10 s) or connection errors during measurement: these figures are not a benchmark of the routes.', '');
+    lines.push('', '## RUN INVALID', '', `Answers other than 2xx, timeouts (no answer within ${REQUEST_TIMEOUT_S} s) or connection errors during measurement: these figures are not a benchmark of the routes.`, '');
     for (const problem of report.problems) lines.push(`- ${problem}`);
   }
   return `${lines.join('\n')}\n`;
