@@ -1,4 +1,3 @@
-import { createClient, ErrorReply } from 'redis';
 import type { RedisConfig } from '../config';
 import type { Logger } from '../logger';
 
@@ -53,6 +52,8 @@ const MAX_QUEUED_COMMANDS = 10_000;
  * starts with the circuit open.
  */
 export async function connectRedis(config: RedisConfig, logger: Pick<Logger, 'info' | 'warn' | 'debug'>, observer?: RedisObserver): Promise<RedisConnection> {
+  // node-redis is some 20 MB of modules: loaded only by a service that uses Redis.
+  const { createClient, ErrorReply } = await import('redis');
   const client = createClient({
     url: config.url,
     // Queued commands would wait for a reconnection: refused at once instead, and counted.

@@ -1,6 +1,4 @@
 import { zxcvbn, zxcvbnOptions } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
-import * as english from '@zxcvbn-ts/language-en';
 import { invalidValue } from '../errors';
 
 /**
@@ -19,6 +17,9 @@ let commonPasswords: ReadonlySet<string> | undefined;
 /** The dictionaries (about 200,000 words) load on the first check, once per process. */
 function loadDictionaries(): ReadonlySet<string> {
   if (commonPasswords) return commonPasswords;
+  // Some 12 MB of words: loaded by the first password check, not by every process that starts.
+  const common = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+  const english = require('@zxcvbn-ts/language-en') as typeof import('@zxcvbn-ts/language-en');
   zxcvbnOptions.setOptions({
     dictionary: { ...common.dictionary, ...english.dictionary },
     graphs: common.adjacencyGraphs,
