@@ -51,7 +51,7 @@ export const COMPONENTS: Array<[string, FrameMatcher]> = [
   ['helmet', { url: packages('helmet') }],
   ['cors', { url: packages('cors', 'object-assign') }],
   ['cors', { url: packages('vary'), calledFrom: packages('cors') }],
-  ['express-rate-limit', { url: packages('express-rate-limit', '@express-rate-limit/cluster-memory-store') }],
+  ['express-rate-limit', { url: packages('express-rate-limit') }],
   ['prom-client', { url: packages('prom-client', 'tdigest', 'bintrees') }],
   ['uuid', { url: packages('uuid') }],
   [
