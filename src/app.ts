@@ -15,13 +15,13 @@ import { docsHandlers } from './http/docs';
 import { errorHandler } from './http/error-handler';
 import { createMetrics, observeRequests, serveMetrics, type Metrics } from './http/observability';
 import { loadApiDocument, type ApiDocument } from './http/openapi';
-import { bindHandlers, type OperationHandlers, type PathTo } from './http/operations';
+import { bindHandlers, pathToOf, type OperationHandlers } from './http/operations';
 import { checkQueryShape, parseQuery } from './http/query';
 import { createRateLimiters, isRateLimited } from './http/rate-limit';
 import type { SharedCounters } from './http/shared-counters';
 import { parseDeclaredBody, refuseUnstorableText } from './http/request-body';
 import { assignRequestId } from './http/request-id';
-import { compileRouteTable, pathOf, ROUTE_TABLE, type CompiledOperation, type Route } from './http/route-table';
+import { compileRouteTable, ROUTE_TABLE, type CompiledOperation, type Route } from './http/route-table';
 import { agentHandlers } from './http/routes/agents';
 import { authHandlers } from './http/routes/auth';
 import { healthHandlers, type Lifecycle } from './http/routes/health';
@@ -80,7 +80,7 @@ export function buildApp({
   // api.yaml is the routing table: nothing it does not declare gets further than the dispatcher.
   const routes = compileRouteTable(apiDocument);
   app.set(ROUTE_TABLE, routes);
-  const pathTo: PathTo = (operationId, params) => pathOf(routes, operationId, params);
+  const pathTo = pathToOf(routes);
 
   const sessions = createSessionService(store, tokens, { accessSeconds: config.auth.jwt.ttlSeconds, refreshSeconds: config.auth.refreshTtlSeconds });
   // Every password check (/api/auth/login, /token, current_password) counts against one set of limits.

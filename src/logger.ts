@@ -3,16 +3,11 @@ import type { Config } from './config';
 
 export type { Logger };
 
-/** Paths that may carry credentials: never written to the log. */
+/**
+ * Fields that may carry credentials: never written to the log. Headers are logged by the request
+ * log alone, which names credential headers without their values (src/http/observability.ts).
+ */
 export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-api-key"]',
-  'res.headers["set-cookie"]',
-  // Third-party sign-in redirects carry state, nonce and PKCE challenge in Location (and the
-  // provider's page in Referer): not for the log.
-  'res.headers.location',
-  'req.headers.referer',
   '*.password',
   '*.token',
   '*.access_token',

@@ -29,6 +29,7 @@ import { APPS, buildService, bundleComparisonApps, ROOT, seedAgents, startApp, s
 import { drive, failuresOf, REQUEST_TIMEOUT_S, ROUTES, type Route } from './load';
 import { cpuMillisBetween, listTree, readTreeMemory, sampleCpu, type ProcessMemory } from './process-tree';
 import { computeRatios, evaluateTargets, renderMarkdown, summarise, type AppResult, type BenchReport, type Measurement } from './report';
+import { optionReader } from './options';
 
 interface Options {
   durationS: number;
@@ -43,14 +44,7 @@ interface Options {
 const DEFAULT_APPS: AppName[] = ['service', 'service-2w', 'express', 'fastify'];
 
 function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
-  const flag = (name: string): string | undefined => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const numberOf = (name: string, envName: string, fallback: number, min = 1): number => {
-    const raw = flag(name) ?? env[envName];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < min) throw new Error(`--${name} / ${envName} must be a number of at least ${min} (got "${raw}")`);
-    return value;
-  };
+  const { flag, numberOf } = optionReader(argv, env);
   const listed = (flag('apps') ?? env.BENCH_APPS ?? DEFAULT_APPS.join(',')).split(',').map((name) => name.trim()).filter(Boolean);
   for (const name of listed) if (!(name in APPS)) throw new Error(`unknown app "${name}": use ${Object.keys(APPS).join(', ')}`);
   return {

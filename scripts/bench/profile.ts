@@ -27,6 +27,7 @@ import { APPS, buildService, ROOT, seedAgents, startApp, stopApp } from './apps'
 import { drive, failuresOf, findRoute } from './load';
 import { cpuMillisBetween, sampleCpu } from './process-tree';
 import { attributeSelfTime, EXCLUDED, OTHER, type CpuProfile } from './profile-components';
+import { optionReader } from './options';
 
 interface Options {
   durationS: number;
@@ -40,14 +41,7 @@ interface Options {
 const TOP_OTHER = 10;
 
 function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
-  const flag = (name: string): string | undefined => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const numberOf = (name: string, envName: string, fallback: number, min = 1): number => {
-    const raw = flag(name) ?? env[envName];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < min) throw new Error(`--${name} / ${envName} must be a number of at least ${min} (got "${raw}")`);
-    return value;
-  };
+  const { flag, numberOf } = optionReader(argv, env);
   return {
     durationS: numberOf('duration', 'BENCH_DURATION', 10),
     warmupS: numberOf('warmup', 'BENCH_WARMUP', 3, 0),

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { Marked, type Token } from 'marked';
 import { escapeHtml } from './escape-html';
 import { pageLinksOf, type PageLinks } from './page-links';
-import { pathOf, shippedRouteTable } from './route-table';
+import { pathToOf } from './operations';
+import { shippedRouteTable } from './route-table';
 
 /** The typed client's README, which `GET /client` renders (api.yaml's `externalDocs` points there). */
 export const CLIENT_README = path.resolve(__dirname, '..', '..', 'src', 'client', 'README.md');
@@ -65,6 +66,5 @@ ${renderMarkdown(source)}
 
 /** The links of the shipped api.yaml, for a page rendered without an app (the service passes its own). */
 function documentLinks(): PageLinks {
-  const table = shippedRouteTable();
-  return pageLinksOf((operationId, params) => pathOf(table, operationId, params));
+  return pageLinksOf(pathToOf(shippedRouteTable()));
 }

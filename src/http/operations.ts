@@ -1,9 +1,13 @@
 import type { Step } from './dispatch';
-import type { OperationId, RouteTable } from './route-table';
+import { pathOf, type OperationId, type RouteTable } from './route-table';
 import type { Handler } from './typed-handler';
 
 /** The path of an operation with its parameters filled in (route-table's pathOf, bound to the app's table). */
 export type PathTo = (operationId: OperationId, params?: Record<string, string>) => string;
+
+export function pathToOf(table: RouteTable): PathTo {
+  return (operationId, params) => pathOf(table, operationId, params);
+}
 
 /** api.yaml's operations, each with its handler: the spec is the routing table. */
 export type OperationHandlers = { [O in OperationId]: Handler<O> };

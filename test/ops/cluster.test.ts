@@ -9,7 +9,7 @@ import { nextRespawnDelay, RESPAWN_POLICY } from '../../src/cluster';
 import { ConfigError, loadConfig, workerEnvironment } from '../../src/config';
 import { loadContract, type Contract } from '../support/fuzzer/contract';
 import { describeWithRedis } from '../support/harness';
-import { killServers, makeTempDir, serviceEnv, spawnServer, type ServerProcess } from '../support/server-process';
+import { killServers, makeTempDir, serviceEnv, spawnServer, tryConnect, type ServerProcess } from '../support/server-process';
 import { REDIS_TEST_URL } from '../support/services';
 
 const API_KEY = 'ops-cluster-key-0123456789abcdef';
@@ -63,16 +63,6 @@ async function waitUntilGone(pids: number[], timeoutMs = 10_000): Promise<number
   return pids.filter(isRunning);
 }
 
-function tryConnect(port: number): Promise<'refused' | 'accepted'> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('accepted');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNREFUSED' ? resolve('refused') : reject(error)));
-  });
-}
 
 /** The "worker started" lines so far: worker id and pid. */
 function startedWorkers(server: ServerProcess): Array<{ worker: number; pid: number }> {

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import knex from 'knex';
-import { killServers, listeningPort, makeTempDir, spawnServer, type ServerProcess } from '../support/server-process';
+import { killServers, listeningPort, makeTempDir, spawnServer, tryConnect, type ServerProcess } from '../support/server-process';
 
 const API_KEY = 'ops-shutdown-key-0123456789abcdef';
 
@@ -19,17 +18,6 @@ function serverEnv(filename: string): Record<string, string> {
   };
 }
 
-/** One TCP connection attempt: 'refused' or 'accepted'. */
-function tryConnect(port: number): Promise<'refused' | 'accepted'> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('accepted');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNREFUSED' ? resolve('refused') : reject(error)));
-  });
-}
 
 /** The listening socket closes right after the "draining" line is written: allow it a few tries. */
 async function connectionAfterClose(port: number): Promise<'refused' | 'accepted'> {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -101,4 +102,16 @@ export async function listeningPort(server: ServerProcess): Promise<number> {
 export function makeTempDir(): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-fleet-ops-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** One TCP connection attempt: 'refused' or 'accepted'. */
+export function tryConnect(port: number): Promise<'refused' | 'accepted'> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('accepted');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNREFUSED' ? resolve('refused') : reject(error)));
+  });
 }
