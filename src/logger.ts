@@ -1,7 +1,8 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { Config } from './config';
 
 export type { Logger };
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /**
  * Fields that may carry credentials: never written to the log. Headers are logged by the request
@@ -18,7 +19,7 @@ export const REDACTED_PATHS = [
   '*.code_verifier',
 ];
 
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
+export function createLogger(config: { logLevel: LogLevel }, destination?: DestinationStream): Logger {
   return pino(
     {
       level: config.logLevel,

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import YAML from 'yaml';
-import { API_DOCUMENT_PATH } from '../../src/http/openapi';
+import { API_DOCUMENT_PATH } from '../../src/contract/openapi';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const API_FILE = API_DOCUMENT_PATH;

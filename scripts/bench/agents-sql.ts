@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
-import type { Agent, AgentCreate } from '../../src/domain/model';
+import type { Agent, AgentCreate } from '../../src/model';
 
 export interface AgentsSql {
   find(id: string): Agent | undefined;

@@ -4,7 +4,7 @@ export interface AppEnv {
   /** A SQLite file the service's migrations already ran on. */
   databaseFile: string;
   apiKey: string;
-  /** The service's SQLite busy_timeout (DEFAULT_DATABASE_LIMITS in src/config.ts). */
+  /** The service's SQLite busy_timeout (DEFAULT_DATABASE_LIMITS in src/config/config.ts). */
   busyTimeoutMs: number;
 }
 

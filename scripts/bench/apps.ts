@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { DEFAULT_DATABASE_LIMITS } from '../../src/config';
+import { DEFAULT_DATABASE_LIMITS } from '../../src/data/database';
 import { connectDatabase } from '../../src/data/database';
 import { commandOf, readTreeMemory, type ProcessMemory } from './process-tree';
 
@@ -27,7 +27,7 @@ export interface AppSpec {
 }
 
 export const APPS: Record<AppName, AppSpec> = {
-  service: { name: 'service', description: 'the service as `npm start` runs it (dist/server.js): response validation on, info logs to a file', service: {} },
+  service: { name: 'service', description: 'the service as `npm start` runs it (dist/process/server.js): response validation on, info logs to a file', service: {} },
   'service-2w': { name: 'service-2w', description: 'the same with WEB_CONCURRENCY=2 (CPU and RSS of the primary and all its workers)', service: { WEB_CONCURRENCY: '2' } },
   express: { name: 'express', description: 'bare Express 5 + better-sqlite3: the same SQL prepared once, plain X-API-Key compare, no middleware (scripts/bench/express-app.ts)' },
   fastify: { name: 'fastify', description: 'Fastify 5: ajv request validation, response schemas, helmet, cors, rate-limit, pino info logs to a file, the same SQL (scripts/bench/fastify-app.ts)' },
@@ -125,7 +125,7 @@ export async function startApp(spec: AppSpec, options: StartOptions): Promise<Ru
   let entry: string;
   let env: Record<string, string>;
   if (spec.service) {
-    entry = path.join(ROOT, 'dist', 'server.js');
+    entry = path.join(ROOT, 'dist', 'process', 'server.js');
     env = { ...base, ...serviceEnv(port, database, options.apiKey), ...spec.service };
   } else {
     const bundle = options.bundles?.[spec.name as ComparisonApp];

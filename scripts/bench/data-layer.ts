@@ -23,14 +23,14 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import knex from 'knex';
-import { DEFAULT_DATABASE_LIMITS, type DatabaseConfig } from '../../src/config';
+import { DEFAULT_DATABASE_LIMITS, type DatabaseConfig } from '../../src/data/database';
 import { connectDatabase, type Database } from '../../src/data/database';
 import { newId, now } from '../../src/data/ids';
 import { createStore, type Store } from '../../src/data/store';
 import type { Principal } from '../../src/domain/access';
 import { createAgent } from '../../src/domain/agents';
 import { offsetQuery, type ListQuery } from '../../src/domain/collection';
-import type { Agent, AgentCreate, Task, User } from '../../src/domain/model';
+import type { Agent, AgentCreate, Task, User } from '../../src/model';
 import type { Quotas } from '../../src/domain/quotas';
 
 type DatabaseKind = 'sqlite' | 'pg';

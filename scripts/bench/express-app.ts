@@ -7,7 +7,7 @@
  * Env: PORT, BENCH_DB_FILE (already migrated), BENCH_API_KEY, BENCH_BUSY_TIMEOUT_MS.
  */
 import express, { type Request, type Response } from 'express';
-import type { AgentCreate } from '../../src/domain/model';
+import type { AgentCreate } from '../../src/model';
 import { openAgentsSql } from './agents-sql';
 import { readAppEnv } from './app-env';
 

@@ -12,7 +12,7 @@ import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import type { AgentCreate } from '../../src/domain/model';
+import type { AgentCreate } from '../../src/model';
 import { AGENT_CREATE_SCHEMA, AGENT_SCHEMA, LIST_QUERY_SCHEMA } from './agent-schemas';
 import { openAgentsSql } from './agents-sql';
 import { readAppEnv, requireEnv } from './app-env';

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:profile`: where the service's CPU goes, per request and per component.
  *
- * Builds the service, starts dist/server.js as the bench does (one process) under
+ * Builds the service, starts dist/process/server.js as the bench does (one process) under
  * `node --cpu-prof`, seeds it, warms the route up, then drives it with autocannon. SIGTERM makes
  * the service drain and call process.exit(0), which writes the profile. The samples taken during
  * the measured window (the profile's clock is the monotonic one process.hrtime reads) are
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     `# Where the service's CPU goes: ${route.name}`,
     '',
     `- ${answered} requests in ${options.durationS} s (${fixed(answered / options.durationS, 0)} req/s under the profiler), ${options.connections} connections, after ${options.warmupS} s warm-up; ${options.seed} agents seeded`,
-    `- the service as the bench runs it (dist/server.js, NODE_ENV=production, info logs to a file, response validation on), one process, \`node --cpu-prof\` (sampling every 1 ms)`,
+    `- the service as the bench runs it (dist/process/server.js, NODE_ENV=production, info logs to a file, response validation on), one process, \`node --cpu-prof\` (sampling every 1 ms)`,
     `- ${os.cpus().length} cores, node ${process.version}, load average before ${loadBefore}, after ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`,
     `- profile: ${path.relative(ROOT, path.join(runDir, file))}`,
     '',

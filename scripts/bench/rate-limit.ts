@@ -15,7 +15,7 @@
 import { EventEmitter } from 'node:events';
 import express from 'express';
 import { ipKeyGenerator, rateLimit, type Options } from 'express-rate-limit';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { createRateLimiters } from '../../src/http/rate-limit';
 import { createMetrics } from '../../src/http/observability';
 import { createLogger } from '../../src/logger';

@@ -1,10 +1,10 @@
 import type { Store } from '../data/store';
 import type { Principal } from '../domain/access';
-import type { User } from '../domain/model';
+import type { User } from '../model';
 import { isRecentSignIn } from '../domain/sessions';
 import { authenticateUser, type Reauthenticate } from '../domain/users';
 import { AppError, currentPasswordRequired, currentPasswordWrong, recentSignInRequired } from '../errors';
-import { checkPassword } from './passwords';
+import { checkPassword } from '../domain/passwords';
 import type { SignInThrottle } from './sign-in-throttle';
 
 /** How recent a provider sign-in must be to stand in for a password the account does not have. */

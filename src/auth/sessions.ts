@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Store } from '../data/store';
 import { newId } from '../data/ids';
-import type { User } from '../domain/model';
+import type { User } from '../model';
 import type { Session, SessionEndReason, SessionMethod, SignedIn } from '../domain/sessions';
 import { OAuthError } from '../errors';
 import type { IssuedToken, TokenService } from './tokens';

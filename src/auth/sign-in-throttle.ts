@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { tooManySignIns } from '../errors';
 
 /**
@@ -56,7 +56,7 @@ interface Entry {
 
 /**
  * Where the entries live: process memory for one process, the cluster primary's memory for the
- * workers of one machine (src/http/shared-counters.ts), Redis for many machines.
+ * workers of one machine (src/process/shared-counters.ts), Redis for many machines.
  */
 export interface ThrottleBackend {
   /** Atomically: answers the wait in ms (> 0), 'busy', or 'reserved' after adding one pending check to both keys. */

@@ -1,6 +1,6 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { errors as joseErrors, importPKCS8, importSPKI, jwtVerify, SignJWT } from 'jose';
-import type { AuthConfig } from '../config';
+import type { AuthConfig } from '../config/config';
 
 export interface IssuedToken {
   access_token: string;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { ListQuery, ListResult } from '../domain/collection';
-import type { Agent } from '../domain/model';
+import type { ListQuery, ListResult } from './list-query';
+import type { Agent } from '../model';
 import { compileIdPages, runListQuery, type ColumnAllowList, type IdPages } from './collection-query';
 import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';

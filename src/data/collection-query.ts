@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Filter, FilterOp, ListQuery, ListResult } from '../domain/collection';
+import type { Filter, FilterOp, ListQuery, ListResult } from './list-query';
 import { invalidCursor, invalidValue } from '../errors';
 import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';

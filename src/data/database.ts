@@ -1,11 +1,29 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
-import { DEFAULT_DATABASE_LIMITS, type DatabaseConfig, type DatabaseLimits } from '../config';
 import type { Logger } from '../logger';
 import { migrationSource } from './migrations';
 import { SqliteClient } from './sqlite-client';
 import { cacheStatements, type SqliteConnection } from './statement-cache';
+
+export type DatabaseConfig = ({ client: 'sqlite'; filename: string } | { client: 'pg'; connectionString: string }) & {
+  /** How long anything may wait on the database; defaults when absent (DEFAULT_DATABASE_LIMITS). */
+  limits?: DatabaseLimits;
+};
+
+/** Bounds that keep a stuck or unreachable database from holding requests: beyond them, 503. */
+export interface DatabaseLimits {
+  /** PostgreSQL pool size (DATABASE_POOL_MAX). */
+  poolMax: number;
+  /** Waiting for a pool connection, or for PostgreSQL to accept one (DATABASE_ACQUIRE_TIMEOUT_MS). */
+  acquireTimeoutMs: number;
+  /** PostgreSQL's statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS); the client stops waiting a second later. */
+  statementTimeoutMs: number;
+  /** SQLite's busy_timeout: how long a write waits for another process's lock (SQLITE_BUSY_TIMEOUT_MS). */
+  busyTimeoutMs: number;
+}
+
+export const DEFAULT_DATABASE_LIMITS: DatabaseLimits = { poolMax: 10, acquireTimeoutMs: 5000, statementTimeoutMs: 10_000, busyTimeoutMs: 5000 };
 
 export type Database = Knex;
 

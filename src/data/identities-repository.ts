@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Identity } from '../domain/identities';
 import type { RowMapper } from './row-mapper';
+import type { Identity } from './records';
 
 export interface IdentitiesRepository {
   insert(identity: Identity): Promise<Identity>;

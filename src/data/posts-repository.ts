@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
-import type { ListQuery, ListResult } from '../domain/collection';
-import type { Post, PostSummary } from '../domain/model';
-import { POST_FIXED_BYTES } from '../domain/quotas';
+import type { ListQuery, ListResult } from './list-query';
+import type { Post, PostSummary } from '../model';
 import { newestPerGroup, runListQuery, type ColumnAllowList } from './collection-query';
 import type { RowMapper } from './row-mapper';
+
+/** Upper bound of what a post adds as JSON beyond its stored bytes (about 190 bytes of keys, ids, timestamps and punctuation). */
+export const POST_FIXED_BYTES = 256;
 
 export interface PostsRepository {
   /** `storedBytes`: what the post stores as JSON (see domain/quotas.ts). */

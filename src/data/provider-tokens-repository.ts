@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { ProviderTokenRecord, SealedTokens } from '../domain/identities';
 import type { RowMapper } from './row-mapper';
+import type { ProviderTokenRecord, SealedTokens } from './records';
 
 export interface ProviderTokensRepository {
   /** Stores a sign-in's tokens, replacing any earlier ones and any refresh in flight. */

@@ -1,5 +1,15 @@
-import type { RedisConfig } from '../config';
 import type { Logger } from '../logger';
+
+/** Shared counters (REDIS_URL), and how fast the service stops waiting for them. */
+export interface RedisConfig {
+  url: string;
+  /** Each command's deadline (REDIS_COMMAND_TIMEOUT_MS): the most a slow or dead Redis adds to a request. */
+  commandTimeoutMs: number;
+  /** Consecutive failures that open the circuit: Redis is then skipped (REDIS_BREAKER_FAILURES). */
+  breakerFailures: number;
+  /** While the circuit is open, a background PING this often (REDIS_BREAKER_PROBE_MS). */
+  probeIntervalMs: number;
+}
 
 /** Why a command did not get Redis's answer. */
 export type RedisFailure = 'timeout' | 'error' | 'circuit_open';

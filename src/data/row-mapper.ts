@@ -1,5 +1,5 @@
-import type { Identity, ProviderTokenRecord } from '../domain/identities';
-import type { Agent, Post, PostSummary, Task, TaskSummary, User } from '../domain/model';
+import type { Identity, ProviderTokenRecord } from './records';
+import type { Agent, Post, PostSummary, Task, TaskSummary, User } from '../model';
 
 /**
  * The one place that knows how SQLite and PostgreSQL return values differently: timestamps

@@ -1,9 +1,25 @@
 import type { Knex } from 'knex';
-import type { Session, SessionEndReason } from '../domain/sessions';
-import type { User } from '../domain/model';
+import type { User } from '../model';
 import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';
 import { toIsoTimestamp, type RowMapper } from './row-mapper';
+
+/** How the person proved who they are when the session began. */
+export type SessionMethod = 'password' | 'provider';
+
+export type SessionEndReason = 'logout' | 'logout_all' | 'credentials_changed' | 'refresh_reuse';
+
+/** One sign-in: every access token and refresh token belongs to exactly one. */
+export interface Session {
+  id: string;
+  user_id: string;
+  method: SessionMethod;
+  /** When the person last proved who they are: refreshing keeps it. */
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  revoked_reason: SessionEndReason | null;
+}
 
 export interface SessionsRepository {
   insert(session: Session): Promise<void>;

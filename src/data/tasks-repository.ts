@@ -1,11 +1,16 @@
 import type { Knex } from 'knex';
-import type { ListQuery, ListResult } from '../domain/collection';
-import type { Task, TaskStatus, TaskSummary } from '../domain/model';
-import { TASK_FIXED_BYTES } from '../domain/quotas';
+import type { ListQuery, ListResult } from './list-query';
+import type { Task, TaskStatus, TaskSummary } from '../model';
 import { newestPerGroup, runListQuery, type ColumnAllowList } from './collection-query';
 import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';
 import { toJsonColumn, type RowMapper } from './row-mapper';
+
+/**
+ * Upper bounds of what a task adds as JSON beyond its stored bytes: keys, ids, timestamps,
+ * status, priority, `null`s and punctuation (at most about 360 bytes of them for a task).
+ */
+export const TASK_FIXED_BYTES = 512;
 
 export type TaskChanges = Partial<Omit<Task, 'id' | 'agent_id' | 'created_at'>>;
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { ListQuery, ListResult } from '../domain/collection';
-import type { User, UserRecord } from '../domain/model';
+import type { ListQuery, ListResult } from './list-query';
+import type { User, UserRecord } from '../model';
 import { runListQuery, type ColumnAllowList } from './collection-query';
 import { isId } from './ids';
 import type { RowMapper } from './row-mapper';

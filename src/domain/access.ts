@@ -1,4 +1,4 @@
-import type { User } from './model';
+import type { User } from '../model';
 import type { Session } from './sessions';
 
 /** Who is asking: a signed-in user (with the session of their credential), or a configured API key acting for the whole fleet. */

@@ -1,5 +1,5 @@
 import { stateConflict } from '../errors';
-import type { AgentStatus } from './model';
+import type { AgentStatus } from '../model';
 
 /** What an operator may ask for, from each status; `running` is never asked for, only reached. */
 const operatorTransitions: Record<AgentStatus, readonly AgentStatus[]> = {

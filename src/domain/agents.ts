@@ -5,7 +5,7 @@ import { agentNotFound, invalidCredentials } from '../errors';
 import { ownerOf, ownerScope, type Principal } from './access';
 import { resolveOperatorStatus } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
-import type { Agent, AgentCreate, AgentUpdate, TaskSummary } from './model';
+import type { Agent, AgentCreate, AgentUpdate, TaskSummary } from '../model';
 import { assertPrecondition, type Precondition } from './precondition';
 import { assertAgentQuota, releaseStoredBytes, type Quotas } from './quotas';
 

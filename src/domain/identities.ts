@@ -3,41 +3,12 @@ import type { Store } from '../data/store';
 import { newId, now } from '../data/ids';
 import { connectionNotFound, lastSignInMethod, SignInError, userNotFound } from '../errors';
 import type { components } from '../../generated/api';
-import type { User } from './model';
+import type { User } from '../model';
 import { MAX_NAME_LENGTH } from './users';
 
-/** A user's account at a third-party provider (stored; never a response body). */
-export interface Identity {
-  id: string;
-  user_id: string;
-  provider: string;
-  subject: string;
-  email: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { Identity, ProviderTokenRecord } from '../data/records';
 
-/** A provider's tokens as stored: the token values are AES-256-GCM ciphertexts. */
-export interface SealedTokens {
-  access_token: string;
-  refresh_token: string | null;
-  token_type: string;
-  scope: string | null;
-  expires_at: string | null;
-}
-
-export interface ProviderTokenRecord extends SealedTokens {
-  user_id: string;
-  provider: string;
-  version: number;
-  refresh_lease_owner: string | null;
-  refresh_lease_until: string | null;
-  refreshed_at: string | null;
-  refresh_failed_at: string | null;
-  refresh_error: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type { Identity, ProviderTokenRecord, SealedTokens } from '../data/records';
 
 /** What a verified ID token says about the person signing in, held to the contract's rules (checkProviderClaims). */
 export interface VerifiedIdentity {

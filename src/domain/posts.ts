@@ -4,7 +4,7 @@ import type { Store } from '../data/store';
 import { forbidden, userNotFound } from '../errors';
 import type { Principal } from './access';
 import type { ListQuery, ListResult } from './collection';
-import type { Post, PostCreate } from './model';
+import type { Post, PostCreate } from '../model';
 import { chargeStoredBytes, postBytes, type Quotas } from './quotas';
 import { mayManage } from './users';
 

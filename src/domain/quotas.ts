@@ -1,6 +1,6 @@
 import type { Store } from '../data/store';
 import { quotaExceeded, type AppError } from '../errors';
-import type { Post, Task } from './model';
+import type { Post, Task } from '../model';
 
 /** Limits per user and per agent (config QUOTA_*); 0 means no limit. */
 export interface Quotas {
@@ -23,12 +23,6 @@ export function postBytes(post: Pick<Post, 'title' | 'body'>): number {
   return jsonBytes(post.title) + jsonBytes(post.body);
 }
 
-/**
- * Upper bounds of what an item adds as JSON beyond its stored bytes: keys, ids, timestamps,
- * status, priority, `null`s and punctuation (at most about 360 bytes of them for a task, 190 for a post).
- */
-export const TASK_FIXED_BYTES = 512;
-export const POST_FIXED_BYTES = 256;
 
 /**
  * Refuses an agent beyond its owner's quota. The owner's row stays locked until the transaction

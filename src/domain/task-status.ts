@@ -1,5 +1,5 @@
 import { stateConflict } from '../errors';
-import type { TaskStatus } from './model';
+import type { TaskStatus } from '../model';
 
 const transitions: Record<TaskStatus, readonly TaskStatus[]> = {
   queued: ['running', 'cancelled'],

@@ -5,7 +5,7 @@ import { agentNotFound, invalidValue, stateConflict, taskNotFound } from '../err
 import { ownerScope, type Principal } from './access';
 import { canAcceptTasks, canStartTasks, statusAfterTaskStart, statusAfterTaskStop } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
-import type { Agent, Task, TaskCreate, TaskStatus, TaskUpdate } from './model';
+import type { Agent, Task, TaskCreate, TaskStatus, TaskUpdate } from '../model';
 import { assertPrecondition, type Precondition } from './precondition';
 import { assertTaskQuota, chargeStoredBytes, jsonBytes, releaseStoredBytes, taskBytes, type Quotas } from './quotas';
 import { assertTaskTransition, isTerminal } from './task-status';

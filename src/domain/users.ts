@@ -1,4 +1,4 @@
-import { checkPassword, hashPassword } from '../auth/passwords';
+import { checkPassword, hashPassword } from './passwords';
 import type { UserChanges } from '../data/users-repository';
 import { isUniqueViolation } from '../data/database-errors';
 import type { Store } from '../data/store';
@@ -6,7 +6,7 @@ import { newId, nextTimestamp, now } from '../data/ids';
 import { duplicate, forbidden, invalidValue, notAUser, preconditionFailed, userNotFound, wrongPassword } from '../errors';
 import type { Principal } from './access';
 import type { ListQuery, ListResult } from './collection';
-import type { PostSummary, User, UserCreate, UserReplace, UserRole, UserUpdate } from './model';
+import type { PostSummary, User, UserCreate, UserReplace, UserRole, UserUpdate } from '../model';
 import { assertAcceptablePassword } from './password-policy';
 import { assertPrecondition, type Precondition } from './precondition';
 

@@ -3,7 +3,7 @@ import { Marked, type Token } from 'marked';
 import { escapeHtml } from './escape-html';
 import { pageLinksOf, type PageLinks } from './page-links';
 import { pathToOf } from './operations';
-import { shippedRouteTable } from './route-table';
+import { shippedRouteTable } from '../contract/route-table';
 
 /** The typed client's README, which `GET /client` renders (api.yaml's `externalDocs` points there). */
 export const CLIENT_README = path.resolve(__dirname, '..', '..', 'src', 'client', 'README.md');

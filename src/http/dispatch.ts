@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { routeNotFound } from '../errors';
-import { matchRoute, type Route, type RouteTable } from './route-table';
+import { matchRoute, type Route, type RouteTable } from '../contract/route-table';
 import { setHeaders, type SecurityHeaders } from './security-headers';
 
 /** One link of an operation's chain: Express's middleware signature, sync or async. */

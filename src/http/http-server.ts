@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
-import type { HttpTimeouts } from '../config';
+import type { HttpTimeouts } from '../config/config';
 import type { Logger } from '../logger';
 import type { Metrics } from './observability';
 import { methodNotAllowed, routeNotFound } from '../errors';
 import { toProblem } from './error-handler';
 import { renderProblem, surfaceOfPath, type Problem } from './problems';
-import { ROUTE_TABLE, type RouteTable } from './route-table';
+import { ROUTE_TABLE, type RouteTable } from '../contract/route-table';
 
 /** What Node's HTTP parser refused, and how it is answered (RFC 9110 / RFC 9112 statuses). */
 const PARSER_PROBLEMS: Record<string, Problem> = {

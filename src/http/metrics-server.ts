@@ -1,13 +1,13 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { HttpTimeouts } from '../config';
+import type { HttpTimeouts } from '../config/config';
 import type { Logger } from '../logger';
 import { serverTimeoutOptions } from './http-server';
 import { renderMetrics, type Metrics } from './observability';
 import { methodNotAllowed, routeNotFound } from '../errors';
 import { toProblem } from './error-handler';
-import type { ApiDocument } from './openapi';
+import type { ApiDocument } from '../contract/openapi';
 import { renderProblem, type Problem } from './problems';
-import { compileRouteTable, pathOf, shippedRouteTable } from './route-table';
+import { compileRouteTable, pathOf, shippedRouteTable } from '../contract/route-table';
 
 /**
  * The metrics listener (METRICS_PORT): GET /metrics in Prometheus's text format and nothing else,

@@ -1,5 +1,5 @@
 import type { Step } from './dispatch';
-import { pathOf, type OperationId, type RouteTable } from './route-table';
+import { pathOf, type OperationId, type RouteTable } from '../contract/route-table';
 import type { Handler } from './typed-handler';
 
 /** The path of an operation with its parameters filled in (route-table's pathOf, bound to the app's table). */

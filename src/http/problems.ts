@@ -1,5 +1,8 @@
 import type { FieldProblem, OAuthErrorCode } from '../errors';
 import type { components } from '../../generated/api';
+import type { Surface } from '../contract/route-table';
+
+export { surfaceOfPath, type Surface } from '../contract/route-table';
 
 type RootError = components['schemas']['Error'];
 type ApiError = components['schemas']['ApiError'];
@@ -26,18 +29,6 @@ export interface Problem {
   schemaViolation?: boolean;
   /** RFC 6749 section 5.2 code, when the token endpoint has a more precise one than its status says. */
   oauthError?: OAuthErrorCode;
-}
-
-/**
- * The three error shapes of api.yaml: `/token` speaks RFC 6749 (`OAuthError`), everything under
- * `/api` the conventions envelope (`ApiError`), the rest the agent service's `Error`.
- */
-export type Surface = 'root' | 'api' | 'oauth';
-
-/** The surface of a path api.yaml does not declare (a declared path's route knows its own, src/http/route-table.ts). */
-export function surfaceOfPath(path: string): Surface {
-  const bare = path.split('?', 1)[0] ?? '';
-  return bare === '/api' || bare.startsWith('/api/') ? 'api' : 'root';
 }
 
 /** Codes whose message the specification calls a "detail text" (FastAPI's `detail`). */

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
-import type { RateLimit, RateLimits } from '../config';
+import type { ThrottleBackend } from '../auth/sign-in-throttle';
+import type { RateLimit, RateLimits } from '../config/config';
 import { RedisUnavailableError, type RedisConnection } from '../data/redis';
 import { rateLimited } from '../errors';
 import type { Logger } from '../logger';
@@ -23,10 +24,15 @@ class RecoveringRedisStore extends RedisStore {
 }
 const NOT_LOADED = '0000000000000000000000000000000000000000';
 
-/** Where counters live when neither Redis nor this process keeps them: the cluster primary (src/http/shared-counters.ts). */
+/** Where counters live when neither Redis nor this process keeps them: the cluster primary (src/process/shared-counters.ts). */
 export interface RateLimitStores {
   /** A store for the limiter `name`; each limiter needs a store of its own. */
   rateLimitStore(name: string): Store;
+}
+
+/** The counters of a cluster's primary, shared by its workers: the rate limits' and the sign-in throttle's. */
+export interface SharedCounters extends RateLimitStores {
+  signInThrottle: ThrottleBackend;
 }
 
 export interface RateLimiters {

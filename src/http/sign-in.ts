@@ -3,7 +3,7 @@ import { createProviderTokenVault, type ProviderTokenVault } from '../auth/oauth
 import { createProviderRegistry } from '../auth/oauth/providers';
 import { createTokenCipher } from '../auth/oauth/token-cipher';
 import type { SessionService } from '../auth/sessions';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import type { Store } from '../data/store';
 import type { Logger } from '../logger';
 import { createOAuthTelemetry } from './oauth-telemetry';

@@ -3,8 +3,8 @@ import { RequestValidator } from 'express-openapi-validator/dist/middlewares/ope
 import { ResponseValidator } from 'express-openapi-validator/dist/middlewares/openapi.response.validator';
 import { SchemaPreprocessor } from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor';
 import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validator';
-import type { ApiDocument } from './openapi';
-import type { CompiledOperation, Route } from './route-table';
+import type { ApiDocument } from '../contract/openapi';
+import type { CompiledOperation, Route } from '../contract/route-table';
 
 /** What the validator needs to know of the matched operation (its `req.openapi`). */
 interface OpenApiContext {

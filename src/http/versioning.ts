@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { ApiDocument } from './openapi';
+import type { ApiDocument } from '../contract/openapi';
 
 /**
  * The `api-version` request header: api.yaml's `ApiVersion` parameter lists the versions and the

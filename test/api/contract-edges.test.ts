@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { createAgentFleetClient } from '../../src/client';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { createAgent } from '../../src/domain/agents';
 import { isEmail } from '../../src/domain/email';
 import { createStore } from '../../src/data/store';

@@ -1,4 +1,4 @@
-import { loadApiDocument } from '../../src/http/openapi';
+import { loadApiDocument } from '../../src/contract/openapi';
 import { isRateLimited } from '../../src/http/rate-limit';
 import { TEST_METRICS_TOKEN, reachableDatabaseKinds, type SignedInUser } from '../support/harness';
 import { authorizeAtProvider, newLogin, PROVIDERS, signIn, startOAuthWorld, type OAuthWorld } from '../support/oauth-harness';

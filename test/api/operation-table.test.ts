@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { buildApp } from '../../src/app';
-import { loadApiDocument, type ApiDocument } from '../../src/http/openapi';
-import { compileRouteTable } from '../../src/http/route-table';
+import { loadApiDocument, type ApiDocument } from '../../src/contract/openapi';
+import { compileRouteTable } from '../../src/contract/route-table';
 import { createLogger } from '../../src/logger';
 import { openTestDatabase, testConfig, type TestDatabase } from '../support/harness';
 

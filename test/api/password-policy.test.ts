@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/config/config';
 import { passwordProblem } from '../../src/domain/password-policy';
 import { describeEachDatabase } from '../support/harness';
 

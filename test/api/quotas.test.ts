@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/config/config';
 import { taskBytes } from '../../src/domain/quotas';
 import { describeEachDatabase, TEST_API_KEY, type TestApp } from '../support/harness';
 

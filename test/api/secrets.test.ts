@@ -1,4 +1,4 @@
-import { loadConfig, ConfigError } from '../../src/config';
+import { loadConfig, ConfigError } from '../../src/config/config';
 import { createStore } from '../../src/data/store';
 import { ensureAdmin } from '../../src/domain/users';
 import { describeEachDatabase, TEST_API_KEY } from '../support/harness';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { createHttpServer } from '../../src/http/http-server';
 import { createLogger } from '../../src/logger';
 import { describeEachDatabase, startTestApp, TEST_API_KEY, testConfig, type TestApp } from '../support/harness';

@@ -8,7 +8,7 @@ import {
   type SignInThrottleLimits,
   type ThrottleBackend,
 } from '../../src/auth/sign-in-throttle';
-import type { Config } from '../../src/config';
+import type { Config } from '../../src/config/config';
 import { connectRedis, type RedisConnection } from '../../src/data/redis';
 import { createLogger } from '../../src/logger';
 import { openTestDatabase, TEST_METRICS_TOKEN, testConfig } from '../support/harness';

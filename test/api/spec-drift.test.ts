@@ -1,4 +1,4 @@
-import { loadApiDocument } from '../../src/http/openapi';
+import { loadApiDocument } from '../../src/contract/openapi';
 import { loadContract, type Contract } from '../support/fuzzer/contract';
 import { describeEachDatabase, startTestApp } from '../support/harness';
 import { roundTripCases, walkRoundTrips, type RoundTripResult } from '../support/spec-drift/round-trip';

@@ -6,7 +6,7 @@ import { newId, now } from '../../src/data/ids';
 import { createRowMapper } from '../../src/data/row-mapper';
 import { createStore, type Store } from '../../src/data/store';
 import type { ListQuery } from '../../src/domain/collection';
-import type { Agent, Task, User } from '../../src/domain/model';
+import type { Agent, Task, User } from '../../src/model';
 import { describeWithPostgres, openTestDatabase, reachableDatabaseKinds, type TestDatabase } from '../support/harness';
 
 type Row = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { newId, now } from '../../src/data/ids';
 import { cacheStatements, type SqliteConnection } from '../../src/data/statement-cache';
 import { createStore } from '../../src/data/store';
-import type { Agent } from '../../src/domain/model';
+import type { Agent } from '../../src/model';
 import { openTestDatabase, type TestDatabase } from '../support/harness';
 
 // better-sqlite3 ships no types.

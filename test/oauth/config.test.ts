@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/config/config';
 
 const BASE = { NODE_ENV: 'test', JWT_SECRET: 'a-test-secret-that-is-long-enough-for-hs256', PUBLIC_URL: 'https://fleet.example.com' };
 const KEY = Buffer.alloc(32, 7).toString('base64');
@@ -132,7 +132,7 @@ describe('OAUTH_PROVIDERS, PUBLIC_URL and TOKEN_ENCRYPTION_KEY', () => {
 
   it('when the server starts with a bad provider configuration, then it stops at once with the message', () => {
     const tsx = path.resolve(__dirname, '..', '..', 'node_modules', '.bin', 'tsx');
-    const result = spawnSync(tsx, ['src/server.ts'], {
+    const result = spawnSync(tsx, ['src/process/server.ts'], {
       cwd: path.resolve(__dirname, '..', '..'),
       env: { ...process.env, ...BASE, NODE_ENV: 'development', PORT: '0', OAUTH_PROVIDERS: JSON.stringify([{ id: 'corp', name: 'Corp', clientId: 'fleet' }]) },
       encoding: 'utf8',

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_CREATE_SCHEMA, AGENT_SCHEMA, LIST_QUERY_SCHEMA } from '../../scripts/bench/agent-schemas';
 import { APPS, bundleComparisonApps, ROOT, startApp, stopApp, type ComparisonApp, type RunningApp } from '../../scripts/bench/apps';
-import { loadApiDocument } from '../../src/http/openapi';
+import { loadApiDocument } from '../../src/contract/openapi';
 import { killServers, listeningPort, makeTempDir, serviceEnv, spawnServer, type ServerProcess } from '../support/server-process';
 
 const API_KEY = 'bench-apps-key-0123456789abcdef';

@@ -1,8 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Options } from 'express-rate-limit';
-import { createIpcCaller, IpcUnavailableError, type IpcLink } from '../../src/cluster-ipc';
-import { connectSharedCounters } from '../../src/http/shared-counters';
+import { createIpcCaller, IpcUnavailableError, type IpcLink } from '../../src/process/cluster-ipc';
+import { connectSharedCounters } from '../../src/process/shared-counters';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/config/config';
 import { makeTempDir, spawnServer } from '../support/server-process';
 
 function problemsOf(env: Record<string, string>): string[] {

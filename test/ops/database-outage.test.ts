@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import knex from 'knex';
 import { buildApp } from '../../src/app';
 import { databaseOutageOf } from '../../src/data/database-errors';
-import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from '../../src/config';
+import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from '../../src/data/database';
 import { createHttpServer } from '../../src/http/http-server';
 import { createMetrics, type Metrics } from '../../src/http/observability';
 import { createLogger } from '../../src/logger';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../../src/config';
+import type { Config } from '../../src/config/config';
 import { startTestApp, testConfig, type TestApp } from '../support/harness';
 
 /** An app whose login limiter allows 5 failures per client, served over HTTP. */

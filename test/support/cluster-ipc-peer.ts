@@ -1,11 +1,11 @@
 /**
- * The primary's end of src/cluster-ipc.ts in a child process of its own (test/ops/cluster-ipc.test.ts):
+ * The primary's end of src/process/cluster-ipc.ts in a child process of its own (test/ops/cluster-ipc.test.ts):
  * it answers `echo` after the delay the request names, never answers `ignored`, and keeps the
  * shared counters as a cluster primary does.
  */
-import { answerIpc, type IpcLink } from '../../src/cluster-ipc';
-import { loadConfig } from '../../src/config';
-import { keepSharedCounters } from '../../src/http/shared-counters';
+import { answerIpc, type IpcLink } from '../../src/process/cluster-ipc';
+import { loadConfig } from '../../src/config/config';
+import { keepSharedCounters } from '../../src/process/shared-counters';
 
 const parent = process as IpcLink;
 answerIpc(parent, 'echo', async (body) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig, type Config } from '../../src/config';
+import { loadConfig, type Config } from '../../src/config/config';
 import { connectDatabase, type Database } from '../../src/data/database';
 import { CookieJarClient } from './cookie-jar-client';
 import { describeEachDatabase, startTestApp, TEST_API_KEY, TEST_JWT_SECRET, TEST_METRICS_TOKEN, type DatabaseKind, type TestApp, type TestDatabase } from './harness';

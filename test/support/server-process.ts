@@ -11,7 +11,7 @@ export interface Exit {
   signal: NodeJS.Signals | null;
 }
 
-/** The real entry point (src/server.ts through tsx) in a child process of its own. */
+/** The real entry point (src/process/server.ts through tsx) in a child process of its own. */
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
   /** Parsed JSON log lines from stdout, in order. */
@@ -24,11 +24,11 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `node --import tsx src/server.ts` with exactly `env` (plus PATH and HOME): nothing from the
+ * Starts `node --import tsx src/process/server.ts` with exactly `env` (plus PATH and HOME): nothing from the
  * test process's own environment (jest's NODE_ENV=test, a developer's DATABASE_URL) leaks in.
  */
 export function spawnServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/process/server.ts'], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { Client } from 'pg';
 import { createClient } from 'redis';
-import type { RedisConfig } from '../../src/config';
+import type { RedisConfig } from '../../src/data/redis';
 
 export const PG_TEST_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_TEST_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';

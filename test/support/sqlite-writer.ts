@@ -6,7 +6,7 @@
  * and prints what happened as one JSON line: `{ created, failures }`.
  */
 import { once } from 'node:events';
-import { DEFAULT_DATABASE_LIMITS } from '../../src/config';
+import { DEFAULT_DATABASE_LIMITS } from '../../src/data/database';
 import { connectDatabase } from '../../src/data/database';
 import { createStore } from '../../src/data/store';
 import { createAgent } from '../../src/domain/agents';

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { usesPlainHttp, type OAuthProviderConfig } from '../../oauth-config';
+import { usesPlainHttp, type OAuthProviderConfig } from '../../config/oauth-config';
 
 export interface OAuthProvider {
   config: OAuthProviderConfig;

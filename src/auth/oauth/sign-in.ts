@@ -3,7 +3,7 @@ import * as client from 'openid-client';
 import type { Store } from '../../data/store';
 import { linkIdentity, signInWithIdentity, type SignInOutcome } from '../../domain/identities';
 import { checkProviderClaims } from '../../domain/provider-claims';
-import type { User } from '../../domain/model';
+import type { User } from '../../model';
 import { SignInError } from '../../errors';
 import type { FlowCookieSealer, PendingSignIn } from './flow-cookie';
 import { sealTokens } from './provider-tokens';

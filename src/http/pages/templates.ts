@@ -1,4 +1,4 @@
-import type { User } from '../../domain/model';
+import type { User } from '../../model';
 import { escapeHtml } from '../escape-html';
 import type { PageLinks } from '../page-links';
 

@@ -1,8 +1,8 @@
-import type { ServiceLimits } from '../../config';
+import type { ServiceLimits } from '../../config/config';
 import type { Store } from '../../data/store';
 import * as agents from '../../domain/agents';
 import { offsetQuery } from '../../domain/collection';
-import type { Agent } from '../../domain/model';
+import type { Agent } from '../../model';
 import { principalOf } from '../authenticate';
 import { ifMatch, pageTag, sendItem, sendPage, tagWrite } from '../caching';
 import type { OperationHandlers, PathTo } from '../operations';

@@ -1,7 +1,7 @@
-import type { ServiceLimits } from '../../config';
+import type { ServiceLimits } from '../../config/config';
 import type { Store } from '../../data/store';
 import { offsetQuery } from '../../domain/collection';
-import type { Task } from '../../domain/model';
+import type { Task } from '../../model';
 import * as tasks from '../../domain/tasks';
 import { principalOf } from '../authenticate';
 import { ifMatch, pageTag, sendItem, sendPage, tagWrite } from '../caching';

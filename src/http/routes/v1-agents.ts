@@ -1,8 +1,8 @@
-import type { ServiceLimits } from '../../config';
+import type { ServiceLimits } from '../../config/config';
 import type { Store } from '../../data/store';
 import * as agents from '../../domain/agents';
 import * as tasks from '../../domain/tasks';
-import type { Agent, Task } from '../../domain/model';
+import type { Agent, Task } from '../../model';
 import { principalOf } from '../authenticate';
 import { ifMatch, sendItem, sendPage, tagWrite } from '../caching';
 import { cursorMeta, pickFields, toListQuery } from '../collection-params';

@@ -1,10 +1,10 @@
 import type { PasswordChecks } from '../../auth/password-sign-in';
-import type { ServiceLimits } from '../../config';
+import type { ServiceLimits } from '../../config/config';
 import type { Store } from '../../data/store';
 import { clientOf } from './auth';
 import { createPost, listPosts } from '../../domain/posts';
 import * as users from '../../domain/users';
-import type { User } from '../../domain/model';
+import type { User } from '../../model';
 import { principalOf, userOf } from '../authenticate';
 import { ifMatch, sendItem, sendPage, tagWrite } from '../caching';
 import { cursorMeta, pageMeta, pickFields, toListQuery } from '../collection-params';

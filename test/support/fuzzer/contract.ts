@@ -1,7 +1,7 @@
 import $RefParser from '@apidevtools/json-schema-ref-parser';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { loadApiDocument, API_DOCUMENT_PATH, type ApiDocument } from '../../../src/http/openapi';
+import { loadApiDocument, API_DOCUMENT_PATH, type ApiDocument } from '../../../src/contract/openapi';
 
 export type FailureCategory = '5xx' | 'contract' | 'shape';
 export type Surface = 'root' | 'api' | 'oauth';

@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import express from 'express';
-import { ROUTE_TABLE } from '../../../src/http/route-table';
+import { ROUTE_TABLE } from '../../../src/contract/route-table';
 import { pathOfTarget } from '../fuzzer/contract';
 
 /**

@@ -2,14 +2,14 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ClusterRegistry } from './cluster-metrics';
-import { workerEnvironment, type Config } from './config';
-import { connectDatabase } from './data/database';
-import { createStore } from './data/store';
-import { ensureAdmin } from './domain/users';
-import { createMetricsServer } from './http/metrics-server';
-import { createMetrics } from './http/observability';
-import { keepSharedCounters } from './http/shared-counters';
-import type { Logger } from './logger';
+import { workerEnvironment, type Config } from '../config/config';
+import { connectDatabase } from '../data/database';
+import { createStore } from '../data/store';
+import { ensureAdmin } from '../domain/users';
+import { createMetricsServer } from '../http/metrics-server';
+import { createMetrics } from '../http/observability';
+import { keepSharedCounters } from './shared-counters';
+import type { Logger } from '../logger';
 
 /** How soon a worker that exited unexpectedly is replaced. */
 export interface RespawnPolicy {
@@ -45,7 +45,7 @@ interface Slot {
  * The cluster primary (WEB_CONCURRENCY above 1). It serves no request itself: it brings the
  * schema and the first admin up once, keeps the counters the workers share when there is no
  * Redis, serves the workers' summed metrics on METRICS_PORT, forks the workers (each runs
- * src/server.ts's start path and listens on the shared port), replaces those that die, and on
+ * src/process/server.ts's start path and listens on the shared port), replaces those that die, and on
  * SIGTERM or SIGINT has every one of them drain before it exits.
  */
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {

@@ -2,54 +2,27 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { isEmail } from './domain/email';
-import { passwordProblem } from './domain/password-policy';
-import type { Quotas } from './domain/quotas';
+import { isEmail } from '../domain/email';
+import { passwordProblem } from '../domain/password-policy';
+import type { Quotas } from '../domain/quotas';
+import { DEFAULT_DATABASE_LIMITS, type DatabaseConfig } from '../data/database';
+import type { RedisConfig } from '../data/redis';
+import type { LogLevel } from '../logger';
 import { parseOAuthProviders, parseTokenEncryptionKey, type OAuthProviderConfig } from './oauth-config';
 
 export type { OAuthProviderConfig } from './oauth-config';
-
-export type DatabaseConfig = ({ client: 'sqlite'; filename: string } | { client: 'pg'; connectionString: string }) & {
-  /** How long anything may wait on the database; defaults when absent (DEFAULT_DATABASE_LIMITS). */
-  limits?: DatabaseLimits;
-};
-
-/** Bounds that keep a stuck or unreachable database from holding requests: beyond them, 503. */
-export interface DatabaseLimits {
-  /** PostgreSQL pool size (DATABASE_POOL_MAX). */
-  poolMax: number;
-  /** Waiting for a pool connection, or for PostgreSQL to accept one (DATABASE_ACQUIRE_TIMEOUT_MS). */
-  acquireTimeoutMs: number;
-  /** PostgreSQL's statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS); the client stops waiting a second later. */
-  statementTimeoutMs: number;
-  /** SQLite's busy_timeout: how long a write waits for another process's lock (SQLITE_BUSY_TIMEOUT_MS). */
-  busyTimeoutMs: number;
-}
-
-export const DEFAULT_DATABASE_LIMITS: DatabaseLimits = { poolMax: 10, acquireTimeoutMs: 5000, statementTimeoutMs: 10_000, busyTimeoutMs: 5000 };
-
-/** Shared counters (REDIS_URL), and how fast the service stops waiting for them. */
-export interface RedisConfig {
-  url: string;
-  /** Each command's deadline (REDIS_COMMAND_TIMEOUT_MS): the most a slow or dead Redis adds to a request. */
-  commandTimeoutMs: number;
-  /** Consecutive failures that open the circuit: Redis is then skipped (REDIS_BREAKER_FAILURES). */
-  breakerFailures: number;
-  /** While the circuit is open, a background PING this often (REDIS_BREAKER_PROBE_MS). */
-  probeIntervalMs: number;
-}
 
 export interface Config {
   env: 'development' | 'production' | 'test';
   host: string;
   port: number;
   /**
-   * Worker processes sharing the port (WEB_CONCURRENCY, src/cluster.ts). 1: no workers, the
+   * Worker processes sharing the port (WEB_CONCURRENCY, src/process/cluster.ts). 1: no workers, the
    * process serves by itself.
    */
   webConcurrency: number;
   database: DatabaseConfig;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logLevel: LogLevel;
   maxBodyBytes: number;
   /** The most a list answer may weigh: cursor and skip pages of large items stop short of it. */
   maxResponseBytes: number;

@@ -2,7 +2,18 @@ import type { Request } from 'express';
 import type { operations } from '../../generated/api';
 import { methodNotAllowed, routeNotFound, schemaViolation } from '../errors';
 import { loadApiDocument, type ApiDocument } from './openapi';
-import { surfaceOfPath, type Surface } from './problems';
+
+/**
+ * The three error shapes of api.yaml: `/token` speaks RFC 6749 (`OAuthError`), everything under
+ * `/api` the conventions envelope (`ApiError`), the rest the agent service's `Error`.
+ */
+export type Surface = 'root' | 'api' | 'oauth';
+
+/** The surface of a path api.yaml does not declare (a declared path's route knows its own). */
+export function surfaceOfPath(path: string): Surface {
+  const bare = path.split('?', 1)[0] ?? '';
+  return bare === '/api' || bare.startsWith('/api/') ? 'api' : 'root';
+}
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

@@ -1,21 +1,21 @@
 import type { Worker } from 'node:cluster';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from './app';
-import { createTokenService } from './auth/tokens';
+import { buildApp } from '../app';
+import { createTokenService } from '../auth/tokens';
 import { primaryLink } from './cluster-ipc';
 import { answerMetricsRequests } from './cluster-metrics';
-import type { Config } from './config';
-import { connectDatabase } from './data/database';
-import { connectRedis } from './data/redis';
-import { createStore } from './data/store';
-import { ensureAdmin } from './domain/users';
-import { prepareDrain } from './http/drain';
-import { createHttpServer } from './http/http-server';
-import { createMetricsServer } from './http/metrics-server';
-import { createMetrics, observeRedis } from './http/observability';
-import { connectSharedCounters } from './http/shared-counters';
-import { createLogger } from './logger';
+import type { Config } from '../config/config';
+import { connectDatabase } from '../data/database';
+import { connectRedis } from '../data/redis';
+import { createStore } from '../data/store';
+import { ensureAdmin } from '../domain/users';
+import { prepareDrain } from '../http/drain';
+import { createHttpServer } from '../http/http-server';
+import { createMetricsServer } from '../http/metrics-server';
+import { createMetrics, observeRedis } from '../http/observability';
+import { connectSharedCounters } from './shared-counters';
+import { createLogger } from '../logger';
 
 /**
  * The service in this process: by itself (WEB_CONCURRENCY=1), or as one `worker` of a cluster

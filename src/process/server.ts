@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
-import { ConfigError, loadConfig } from './config';
-import { createLogger } from './logger';
+import { ConfigError, loadConfig } from '../config/config';
+import { createLogger } from '../logger';
 
 /**
  * The entry point: reads the configuration, then serves from this process (WEB_CONCURRENCY=1, or

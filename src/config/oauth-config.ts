@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathOf, shippedRouteTable } from './http/route-table';
+import { pathOf, shippedRouteTable } from '../contract/route-table';
 
 /** One third-party OpenID provider, as configured in OAUTH_PROVIDERS (validated). */
 export interface OAuthProviderConfig {

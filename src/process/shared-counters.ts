@@ -1,8 +1,8 @@
 import { MemoryStore, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
 import { createMemoryThrottleBackend, signInThrottleLimits, type SignInOutcome, type ThrottleBackend } from '../auth/sign-in-throttle';
-import { answerIpc, createIpcCaller, type IpcLink } from '../cluster-ipc';
-import type { Config } from '../config';
-import type { RateLimitStores } from './rate-limit';
+import { answerIpc, createIpcCaller, type IpcLink } from './cluster-ipc';
+import type { Config } from '../config/config';
+import type { SharedCounters } from '../http/rate-limit';
 
 /**
  * Counters that every worker of a cluster shares without Redis: the cluster primary keeps them in
@@ -11,13 +11,10 @@ import type { RateLimitStores } from './rate-limit';
  * Not @express-rate-limit/cluster-memory-store, though the design is its own. Its worker gives up
  * on the primary after 1 s measured by a timer that runs before the answer is read when the worker
  * itself was busy (a cold worker compiling its first request's validators takes longer), so
- * requests the primary had counted passed uncounted (src/cluster-ipc.ts reads a waiting answer
+ * requests the primary had counted passed uncounted (src/process/cluster-ipc.ts reads a waiting answer
  * before it gives up); its primary reads MemoryStore's counter after the next request has
  * incremented it (see `serially` below); and it writes its complaints to stderr, not to the log.
  */
-export interface SharedCounters extends RateLimitStores {
-  signInThrottle: ThrottleBackend;
-}
 
 const RATE_LIMIT_CHANNEL = 'agent-fleet:rate-limit';
 const SIGN_IN_CHANNEL = 'agent-fleet:sign-in-throttle';

@@ -1,0 +1,34 @@
+/** Rows the service stores but never sends as they are: the repositories read and write them, the row mapper builds them. */
+
+/** A user's account at a third-party provider (stored; never a response body). */
+export interface Identity {
+  id: string;
+  user_id: string;
+  provider: string;
+  subject: string;
+  email: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A provider's tokens as stored: the token values are AES-256-GCM ciphertexts. */
+export interface SealedTokens {
+  access_token: string;
+  refresh_token: string | null;
+  token_type: string;
+  scope: string | null;
+  expires_at: string | null;
+}
+
+export interface ProviderTokenRecord extends SealedTokens {
+  user_id: string;
+  provider: string;
+  version: number;
+  refresh_lease_owner: string | null;
+  refresh_lease_until: string | null;
+  refreshed_at: string | null;
+  refresh_failed_at: string | null;
+  refresh_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
