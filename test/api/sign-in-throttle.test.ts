@@ -14,7 +14,7 @@ import { createLogger } from '../../src/logger';
 import { openTestDatabase, TEST_METRICS_TOKEN, testConfig } from '../support/harness';
 import { redisTestConfig, SILENT } from '../support/services';
 
-const LIMITS: SignInThrottleLimits = { clientMax: 5, clientWindowMs: 60_000, accountFreeFailures: 3, accountBaseDelayMs: 1000, accountMaxDelayMs: 8000 };
+const LIMITS: SignInThrottleLimits = { clientMax: 5, clientWindowMs: 60_000, accountFreeFailures: 3, accountBaseDelayMs: 1000, accountMaxDelayMs: 8000, knownClientMs: 86_400_000 };
 
 let redis: RedisConnection;
 beforeAll(async () => {
@@ -31,9 +31,10 @@ describe.each(backends)('the sign-in throttle on %s', (_name, backendOf) => {
   let now: number;
   const throttle = () => createSignInThrottle(backendOf(), { clock: () => now });
   const fail = async (t: ReturnType<typeof throttle>, client: string, account: string) => (await t.reserve(client, account)).settle('failed');
-  const refusal = (t: ReturnType<typeof throttle>, client: string, account: string) =>
-    t.reserve(client, account).then(
-      () => undefined,
+  /** The refusal, or undefined when the attempt may go ahead (it is then let go uncounted). */
+  const refusal = (t: ReturnType<typeof throttle>, client: string, account: string, device?: string) =>
+    t.reserve(client, account, device).then(
+      (attempt) => attempt.settle('abandoned').then(() => undefined),
       (error: { code: string; headers: Record<string, string> }) => ({ code: error.code, retryAfter: Number(error.headers['Retry-After']) }),
     );
 
@@ -99,6 +100,30 @@ describe.each(backends)('the sign-in throttle on %s', (_name, backendOf) => {
     await Promise.all(held.slice(1).map((attempt) => attempt.settle('succeeded')));
   });
 
+  it('when strangers lock an account out, then a client that signed in to it before keeps signing in on a budget of its own, and a new client is still refused', async () => {
+    const t = throttle();
+    await (await t.reserve('10.1.0.1', 'owner@example.test')).settle('succeeded');
+    for (let i = 0; i < 3; i++) await fail(t, `10.0.0.${i}`, 'owner@example.test');
+    expect(await refusal(t, '10.0.9.9', 'owner@example.test')).toEqual({ code: 'rate_limit_exceeded', retryAfter: 1 });
+    expect(await refusal(t, '10.1.0.1', ' OWNER@example.test')).toBeUndefined();
+    // Its own failures back it off alone: the strangers' lockout does not grow, nor does it lift.
+    for (let i = 0; i < 3; i++) await fail(t, '10.1.0.1', 'owner@example.test');
+    expect(await refusal(t, '10.1.0.1', 'owner@example.test')).toEqual({ code: 'rate_limit_exceeded', retryAfter: 1 });
+    now += 1000;
+    await fail(t, '10.0.0.4', 'owner@example.test');
+    expect(await refusal(t, '10.0.9.9', 'owner@example.test')).toEqual({ code: 'rate_limit_exceeded', retryAfter: 2 });
+  });
+
+  it('when a device’s nonce comes with the attempt, then it counts against that device alone, and a device that fails too often is itself locked out', async () => {
+    const t = throttle();
+    for (let i = 0; i < 5; i++) await fail(t, '10.0.0.1', 'owner@example.test');
+    expect(await refusal(t, '10.0.0.1', 'owner@example.test')).toEqual({ code: 'rate_limit_exceeded', retryAfter: 60 });
+    expect(await refusal(t, '10.0.0.1', 'owner@example.test', 'device-one')).toBeUndefined();
+    for (let i = 0; i < 3; i++) await (await t.reserve('10.0.0.1', 'owner@example.test', 'device-one')).settle('failed');
+    expect(await refusal(t, '10.0.0.2', 'owner@example.test', 'device-one')).toEqual({ code: 'rate_limit_exceeded', retryAfter: 1 });
+    expect(await refusal(t, '10.0.0.2', 'owner@example.test', 'device-two')).toBeUndefined();
+  });
+
   it('when a check is abandoned (the database failed), then nothing is counted', async () => {
     const t = throttle();
     for (let i = 0; i < 10; i++) await (await t.reserve('10.0.0.1', 'b@example.test')).settle('abandoned');
@@ -106,17 +131,22 @@ describe.each(backends)('the sign-in throttle on %s', (_name, backendOf) => {
   });
 });
 
+function brokenBackend(): ThrottleBackend {
+  const down = () => Promise.reject(new Error('redis down'));
+  return { reserve: down, settle: down, recalls: down, remember: down };
+}
+
 describe('the sign-in throttle when its store fails', () => {
   it('when the backend throws, then attempts pass uncounted (fail open) and the failure is reported', async () => {
     const errors: unknown[] = [];
-    const broken: ThrottleBackend = { reserve: () => Promise.reject(new Error('redis down')), settle: () => Promise.reject(new Error('redis down')) };
+    const broken = brokenBackend();
     const t = createSignInThrottle(broken, { onStoreError: (error) => errors.push(error) });
     for (let i = 0; i < 10; i++) await (await t.reserve('10.0.0.1', 'c@example.test')).settle('failed');
     expect(errors).toHaveLength(10);
   });
 
   it('when the backend throws and a fallback is given, then failures are counted in the fallback and the budget still holds, and the attempt settles where it was reserved', async () => {
-    const broken: ThrottleBackend = { reserve: () => Promise.reject(new Error('redis down')), settle: () => Promise.reject(new Error('redis down')) };
+    const broken = brokenBackend();
     const fallback = createMemoryThrottleBackend(LIMITS);
     const t = createSignInThrottle(broken, { fallback, onStoreError: () => undefined });
     for (let i = 0; i < LIMITS.clientMax; i++) await (await t.reserve('10.0.0.9', `guess-${i}@example.test`)).settle('failed');
