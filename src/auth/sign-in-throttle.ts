@@ -113,45 +113,41 @@ export function createSignInThrottle(
     }
   };
   const stores = options.fallback ? [backend, options.fallback] : [backend];
-  /** The first store that answers; the attempt is settled with the same one. */
-  const reserveIn = async (clientKey: string, accountKey: string) => {
+  /** The keys an attempt counts against in `store` (see SignInThrottle). */
+  const keysIn = async (store: ThrottleBackend, client: string, accountId: string, device: string | undefined) => {
+    if (device !== undefined) return { clientKey: `device:${device}`, accountKey: `account:${accountId}:device:${device}` };
+    const known = await store.recalls(knownKeyOf(accountId, client), clock());
+    return { clientKey: `client:${client}`, accountKey: known ? `account:${accountId}:client:${client}` : `account:${accountId}` };
+  };
+  /** The first store that answers; the attempt is settled with the same one, by the same keys. */
+  const reserveIn = async (client: string, accountId: string, device: string | undefined) => {
     for (const store of stores) {
-      const answer = await guarded(() => store.reserve(clientKey, accountKey, clock()), 'unavailable' as const);
-      if (answer !== 'unavailable') return { store, answer };
+      const reserved = await guarded(async () => {
+        const keys = await keysIn(store, client, accountId, device);
+        return { ...keys, answer: await store.reserve(keys.clientKey, keys.accountKey, clock()) };
+      }, undefined);
+      if (reserved) return { store, ...reserved };
     }
     return undefined;
-  };
-  /** Whether the first store that answers remembers the key; with none answering, every client is a stranger. */
-  const recalls = async (key: string) => {
-    for (const store of stores) {
-      const answer = await guarded(() => store.recalls(key, clock()), 'unavailable' as const);
-      if (answer !== 'unavailable') return answer;
-    }
-    return false;
-  };
-  /** The keys an attempt counts against (see SignInThrottle). */
-  const keysOf = async (client: string, accountId: string, device: string | undefined) => {
-    if (device !== undefined) return { clientKey: `device:${device}`, accountKey: `account:${accountId}:device:${device}` };
-    const known = await recalls(knownKeyOf(accountId, client));
-    return { clientKey: `client:${client}`, accountKey: known ? `account:${accountId}:client:${client}` : `account:${accountId}` };
   };
   return {
     async reserve(client, account, device) {
       // The e-mail itself never becomes a key: counters may live in a shared Redis.
       const accountId = createHash('sha256').update(normaliseAccount(account)).digest('hex');
-      const { clientKey, accountKey } = await keysOf(client, accountId, device);
       for (let polls = 0; ; polls += 1) {
-        const reserved = await reserveIn(clientKey, accountKey);
+        const reserved = await reserveIn(client, accountId, device);
         if (!reserved) return UNCOUNTED;
-        const { store, answer } = reserved;
+        const { store, clientKey, accountKey, answer } = reserved;
         if (answer === 'reserved') {
           let settled = false;
           return {
             async settle(outcome) {
               if (settled) return;
               settled = true;
-              await guarded(() => store.settle(clientKey, accountKey, outcome, clock()), undefined);
-              if (outcome === 'succeeded') await guarded(() => store.remember(knownKeyOf(accountId, client), clock()), undefined);
+              await guarded(async () => {
+                await store.settle(clientKey, accountKey, outcome, clock());
+                if (outcome === 'succeeded') await store.remember(knownKeyOf(accountId, client), clock());
+              }, undefined);
             },
           };
         }
