@@ -159,7 +159,8 @@ export interface paths {
          *     form-encoded. Errors follow RFC 6749 section 5.2. Kept for first-party and Swagger UI use;
          *     RFC 9700 forbids this grant to third-party clients. Failed attempts share the limits of
          *     `POST /api/auth/login` (5 failures an hour per client, and a back-off per account; 429
-         *     beyond them).
+         *     beyond them), and a password grant sets the device cookie `agent_fleet_device` as it does
+         *     (here with path `/token`).
          *
          *     Each password grant begins a session and answers a refresh token with the access token.
          *     `grant_type=refresh_token` with `refresh_token` answers a new access token and a new
@@ -391,6 +392,16 @@ export interface paths {
          * Sign in with e-mail and password
          * @description Answers an access token and also sets it as the session cookie `agent_fleet_session`
          *     (HttpOnly, Secure, SameSite=Lax, path `/`, as long-lived as the token).
+         *
+         *     Failed attempts are limited per client (5 an hour; an IPv6 client is its /56, and an
+         *     IPv4-mapped address is its IPv4 address) and per account (a back-off after 5; 429 beyond
+         *     either). The account's limit is for strangers: a client that has signed in to the account
+         *     before keeps signing in whatever others try. Each sign-in sets the device cookie
+         *     `agent_fleet_device` (HttpOnly, SameSite=Strict, Secure when the request came over HTTPS,
+         *     path `/api/auth/login`, 30 days by default): sent back with the password of the account it
+         *     names, it counts the attempt against that device alone, which is itself locked out when it
+         *     fails too often. A client without cookies is known by its address (its /56 for IPv6) for as
+         *     long once it has signed in from there.
          */
         post: operations["logIn"];
         delete?: never;
@@ -3026,6 +3037,8 @@ export interface operations {
                 headers: {
                     /** @description Always `no-store` (RFC 6749 section 5.1). */
                     "Cache-Control"?: string;
+                    /** @description The device cookie of a password grant (see `POST /api/auth/login`). */
+                    "Set-Cookie"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4034,7 +4047,7 @@ export interface operations {
             /** @description Signed in. */
             200: {
                 headers: {
-                    /** @description The session cookie. */
+                    /** @description The session cookie, and the device cookie. */
                     "Set-Cookie"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     RateLimit: components["headers"]["RateLimit"];

@@ -1,8 +1,9 @@
 import express, { type Express } from 'express';
 import { createApiKeyCheck } from './auth/api-keys';
+import { createDeviceCookies } from './auth/device-cookie';
 import { createPasswordChecks } from './auth/password-sign-in';
 import { createSessionService } from './auth/sessions';
-import { createMemoryThrottleBackend, createRedisThrottleBackend, createSignInThrottle } from './auth/sign-in-throttle';
+import { createMemoryThrottleBackend, createRedisThrottleBackend, createSignInThrottle, signInThrottleLimits } from './auth/sign-in-throttle';
 import { createTokenService, type TokenService } from './auth/tokens';
 import type { Config } from './config/config';
 import type { Database } from './data/database';
@@ -83,13 +84,7 @@ export function buildApp({
 
   const sessions = createSessionService(store, tokens, { accessSeconds: config.auth.jwt.ttlSeconds, refreshSeconds: config.auth.refreshTtlSeconds });
   // Every password check (/api/auth/login, /token, current_password) counts against one set of limits.
-  const throttleLimits = {
-    clientMax: config.rateLimits.login.max,
-    clientWindowMs: config.rateLimits.login.windowMs,
-    accountFreeFailures: config.auth.accountThrottle.freeFailures,
-    accountBaseDelayMs: config.auth.accountThrottle.baseDelayMs,
-    accountMaxDelayMs: config.auth.accountThrottle.maxDelayMs,
-  };
+  const throttleLimits = signInThrottleLimits(config);
   const memoryThrottle = createMemoryThrottleBackend(throttleLimits);
   const sharedThrottle = redis ? createRedisThrottleBackend(redis, throttleLimits, `${config.rateLimits.keyPrefix}sign-in:`) : sharedCounters?.signInThrottle;
   const throttle = createSignInThrottle(sharedThrottle ?? memoryThrottle, {
@@ -107,7 +102,17 @@ export function buildApp({
   // The operation table: every operationId of api.yaml and its handler.
   const handlers = bindHandlers(routes, {
     ...healthHandlers(db, lifecycle, redis),
-    ...authHandlers({ sessions, passwords, cookieName: config.auth.sessionCookieName, trustedOrigins: config.auth.trustedOrigins }),
+    ...authHandlers({
+      sessions,
+      passwords,
+      cookieName: config.auth.sessionCookieName,
+      trustedOrigins: config.auth.trustedOrigins,
+      devices: {
+        cookies: createDeviceCookies(config.tokenEncryptionKey, config.auth.knownClients.ttlSeconds),
+        cookieName: config.auth.knownClients.cookieName,
+        lifetimeSeconds: config.auth.knownClients.ttlSeconds,
+      },
+    }),
     ...agentHandlers(store, config, pathTo),
     ...taskHandlers(store, config, pathTo),
     ...v1UserHandlers(store, config, passwords, pathTo),

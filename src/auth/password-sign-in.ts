@@ -11,15 +11,18 @@ import type { SignInThrottle } from './sign-in-throttle';
 export const RECENT_SIGN_IN_MS = 10 * 60_000;
 
 export interface PasswordChecks {
-  /** The user with these credentials; every check passes through the throttle. */
-  signIn(email: string, password: string, client: string): Promise<User>;
+  /**
+   * The user with these credentials; every check passes through the throttle, as the attempt of
+   * `client` (clientKeyOf) or, given the nonce of a valid device cookie for `email`, of that device.
+   */
+  signIn(email: string, password: string, client: string, device?: string): Promise<User>;
   /** Re-authentication before a password or e-mail change, for the request of `client`. */
   reauthenticate(client: string): Reauthenticate;
 }
 
 export function createPasswordChecks(store: Store, throttle: SignInThrottle, clock: () => number = Date.now): PasswordChecks {
-  const counted = async <T>(client: string, account: string, check: () => Promise<T>, isFailure: (error: unknown) => boolean): Promise<T> => {
-    const attempt = await throttle.reserve(client, account);
+  const counted = async <T>(client: string, account: string, check: () => Promise<T>, isFailure: (error: unknown) => boolean, device?: string): Promise<T> => {
+    const attempt = await throttle.reserve(client, account, device);
     try {
       const result = await check();
       await attempt.settle('succeeded');
@@ -31,8 +34,8 @@ export function createPasswordChecks(store: Store, throttle: SignInThrottle, clo
   };
 
   return {
-    signIn: (email, password, client) =>
-      counted(client, email, () => authenticateUser(store, email, password), (error) => error instanceof AppError && error.code === 'unauthorized'),
+    signIn: (email, password, client, device) =>
+      counted(client, email, () => authenticateUser(store, email, password), (error) => error instanceof AppError && error.code === 'unauthorized', device),
 
     reauthenticate: (client) => async (principal: Principal, currentPassword: string | undefined) => {
       if (principal.kind !== 'user') return;

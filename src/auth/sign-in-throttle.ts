@@ -7,13 +7,25 @@ import { tooManySignIns } from '../errors';
  * address (a fixed budget of failures per window) and the account's normalised e-mail (free
  * failures, then an exponential back-off that never locks the owner out for longer than its cap).
  *
+ * That account budget is the strangers'. A client that has signed in to the account before is
+ * not a stranger, and a stranger's failures must not lock it out, so it is counted apart:
+ * - a device, known by a valid device cookie for the account (OWASP's "device cookies"), has a
+ *   budget of its own in place of both keys: it fails too often, and it is itself locked out;
+ * - a client address (the rate limiters' key: an IPv6 /56) that signed in to the account within
+ *   `knownClientMs` is remembered, and keeps its address budget but has an account budget of its
+ *   own. Whoever shares that address shares that budget, which is no more than the address's own.
+ *
  * Only failed password checks count. An attempt that is refused is not a failure, and a correct
  * password is never refused while the budget has room: concurrent attempts beyond the room left
  * wait for the ones in flight to settle instead of being counted on arrival.
  */
 export interface SignInThrottle {
-  /** Holds a place for one password check; rejects with a 429 naming the seconds to wait when there is none. */
-  reserve(client: string, account: string): Promise<SignInAttempt>;
+  /**
+   * Holds a place for one password check; rejects with a 429 naming the seconds to wait when there
+   * is none. `client` is the client's key (clientKeyOf); `device`, the nonce of a device cookie
+   * already verified to name `account`.
+   */
+  reserve(client: string, account: string, device?: string): Promise<SignInAttempt>;
 }
 
 /** `abandoned`: the check never ran to an answer (the database failed, say): nothing is counted. */
@@ -32,6 +44,8 @@ export interface SignInThrottleLimits {
   /** The first back-off; each further failure doubles it, up to `accountMaxDelayMs`. */
   accountBaseDelayMs: number;
   accountMaxDelayMs: number;
+  /** How long a client address that signed in to an account is remembered as one that did. */
+  knownClientMs: number;
 }
 
 /** The limits configured: the login rate limit per client, the account back-off per account. */
@@ -42,6 +56,7 @@ export function signInThrottleLimits(config: Pick<Config, 'rateLimits' | 'auth'>
     accountFreeFailures: config.auth.accountThrottle.freeFailures,
     accountBaseDelayMs: config.auth.accountThrottle.baseDelayMs,
     accountMaxDelayMs: config.auth.accountThrottle.maxDelayMs,
+    knownClientMs: config.auth.knownClients.ttlSeconds * 1000,
   };
 }
 
@@ -62,6 +77,10 @@ export interface ThrottleBackend {
   /** Atomically: answers the wait in ms (> 0), 'busy', or 'reserved' after adding one pending check to both keys. */
   reserve(clientKey: string, accountKey: string, now: number): Promise<number | 'busy' | 'reserved'>;
   settle(clientKey: string, accountKey: string, outcome: SignInOutcome, now: number): Promise<void>;
+  /** Whether `key` was remembered within `knownClientMs`. */
+  recalls(key: string, now: number): Promise<boolean>;
+  /** Remembers `key` for `knownClientMs` from `now`. */
+  remember(key: string, now: number): Promise<void>;
 }
 
 /** Long enough for any password check; only a crashed instance's reservation ever reaches it. */
@@ -94,30 +113,41 @@ export function createSignInThrottle(
     }
   };
   const stores = options.fallback ? [backend, options.fallback] : [backend];
-  /** The first store that answers; the attempt is settled with the same one. */
-  const reserveIn = async (clientKey: string, accountKey: string) => {
+  /** The keys an attempt counts against in `store` (see SignInThrottle). */
+  const keysIn = async (store: ThrottleBackend, client: string, accountId: string, device: string | undefined) => {
+    if (device !== undefined) return { clientKey: `device:${device}`, accountKey: `account:${accountId}:device:${device}` };
+    const known = await store.recalls(knownKeyOf(accountId, client), clock());
+    return { clientKey: `client:${client}`, accountKey: known ? `account:${accountId}:client:${client}` : `account:${accountId}` };
+  };
+  /** The first store that answers; the attempt is settled with the same one, by the same keys. */
+  const reserveIn = async (client: string, accountId: string, device: string | undefined) => {
     for (const store of stores) {
-      const answer = await guarded(() => store.reserve(clientKey, accountKey, clock()), 'unavailable' as const);
-      if (answer !== 'unavailable') return { store, answer };
+      const reserved = await guarded(async () => {
+        const keys = await keysIn(store, client, accountId, device);
+        return { ...keys, answer: await store.reserve(keys.clientKey, keys.accountKey, clock()) };
+      }, undefined);
+      if (reserved) return { store, ...reserved };
     }
     return undefined;
   };
   return {
-    async reserve(client, account) {
-      const clientKey = `client:${client}`;
+    async reserve(client, account, device) {
       // The e-mail itself never becomes a key: counters may live in a shared Redis.
-      const accountKey = `account:${createHash('sha256').update(account.trim().toLowerCase()).digest('hex')}`;
+      const accountId = createHash('sha256').update(normaliseAccount(account)).digest('hex');
       for (let polls = 0; ; polls += 1) {
-        const reserved = await reserveIn(clientKey, accountKey);
+        const reserved = await reserveIn(client, accountId, device);
         if (!reserved) return UNCOUNTED;
-        const { store, answer } = reserved;
+        const { store, clientKey, accountKey, answer } = reserved;
         if (answer === 'reserved') {
           let settled = false;
           return {
             async settle(outcome) {
               if (settled) return;
               settled = true;
-              await guarded(() => store.settle(clientKey, accountKey, outcome, clock()), undefined);
+              await guarded(async () => {
+                await store.settle(clientKey, accountKey, outcome, clock());
+                if (outcome === 'succeeded') await store.remember(knownKeyOf(accountId, client), clock());
+              }, undefined);
             },
           };
         }
@@ -130,6 +160,11 @@ export function createSignInThrottle(
     },
   };
 }
+
+/** An account as the throttle keys it: e-mail addresses that differ in case or blanks are one account. */
+export const normaliseAccount = (account: string): string => account.trim().toLowerCase();
+
+const knownKeyOf = (accountId: string, client: string) => `known:${accountId}:${client}`;
 
 /** The rule, shared by both backends (the Redis script below is its transcription). */
 function decide(client: Entry, account: Entry, limits: SignInThrottleLimits, now: number): number | 'busy' | 'reserved' {
@@ -150,9 +185,13 @@ function backoff(failures: number, limits: SignInThrottleLimits): number {
   return Math.min(limits.accountMaxDelayMs, limits.accountBaseDelayMs * 2 ** doublings);
 }
 
-/** Counters in process memory, bounded so that rotating addresses and e-mails cannot grow it without end. */
+/**
+ * Counters in process memory, bounded so that rotating addresses and e-mails cannot grow it without
+ * end. Known clients are kept apart from the counters, so that failures cannot crowd them out.
+ */
 export function createMemoryThrottleBackend(limits: SignInThrottleLimits, maxEntries = 100_000): ThrottleBackend {
   const entries = new Map<string, Entry & { expires: number }>();
+  const known = new Map<string, number>();
   const read = (key: string, now: number) => {
     const entry = entries.get(key);
     if (entry && entry.expires > now) return entry;
@@ -189,6 +228,16 @@ export function createMemoryThrottleBackend(limits: SignInThrottleLimits, maxEnt
         write(clientKey, { ...client, ...release(client) });
         write(accountKey, { ...account, ...release(account), ...(outcome === 'succeeded' ? { failures: 0, last: 0 } : {}) });
       }
+    },
+    async recalls(key, now) {
+      const expires = known.get(key);
+      if (expires !== undefined && expires <= now) known.delete(key);
+      return expires !== undefined && expires > now;
+    },
+    async remember(key, now) {
+      known.delete(key);
+      known.set(key, now + limits.knownClientMs);
+      if (known.size > maxEntries) known.delete(known.keys().next().value as string);
     },
   };
 }
@@ -277,6 +326,12 @@ export function createRedisThrottleBackend(redis: ThrottleRedis, limits: SignInT
     },
     async settle(clientKey, accountKey, outcome, now) {
       await run(outcome, clientKey, accountKey, now);
+    },
+    async recalls(key) {
+      return Number(await redis.sendCommand(['EXISTS', `${prefix}${key}`])) === 1;
+    },
+    async remember(key) {
+      await redis.sendCommand(['SET', `${prefix}${key}`, '1', 'PX', String(limits.knownClientMs)]);
     },
   };
 }

@@ -46,7 +46,7 @@ export interface Config {
   auth: AuthConfig;
   /** Third-party sign-in (OAUTH_PROVIDERS); redirect URIs are built from publicUrl. */
   oauth: { providers: OAuthProviderConfig[] };
-  /** AES-256-GCM key (TOKEN_ENCRYPTION_KEY) for stored provider tokens and the sign-in check cookie. */
+  /** AES-256-GCM key (TOKEN_ENCRYPTION_KEY) for stored provider tokens and the sign-in check cookie; the device cookie's HMAC key is derived from it. */
   tokenEncryptionKey: Buffer;
   /** Things worth saying once the logger exists (ephemeral secrets and the like). */
   warnings: string[];
@@ -101,6 +101,11 @@ export interface AuthConfig {
   sessionCookieName: string;
   /** Per-account back-off after failed sign-ins (the per-client budget is rateLimits.login). */
   accountThrottle: { freeFailures: number; baseDelayMs: number; maxDelayMs: number };
+  /**
+   * Clients that signed in to an account keep signing in whatever strangers do to it: their device
+   * cookie `cookieName`, and their address, are known for `ttlSeconds` (LOGIN_KNOWN_CLIENT_TTL).
+   */
+  knownClients: { ttlSeconds: number; cookieName: string };
   apiKeys: string[];
   admin?: { email: string; password: string };
   /** Origins allowed to make cookie-authenticated changes (CSRF defence): PUBLIC_URL's and TRUSTED_ORIGINS. */
@@ -209,6 +214,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
         baseDelayMs: integer('LOGIN_ACCOUNT_BACKOFF_MS', 30_000, 100, 3_600_000),
         maxDelayMs: integer('LOGIN_ACCOUNT_BACKOFF_MAX_MS', 15 * 60_000, 100, 86_400_000),
       },
+      knownClients: { ttlSeconds: integer('LOGIN_KNOWN_CLIENT_TTL', 30 * 86_400, 60, 365 * 86_400), cookieName: 'agent_fleet_device' },
       apiKeys: parseApiKeys(env.API_KEYS, problems),
       admin: parseAdmin(env, problems),
       trustedOrigins: [

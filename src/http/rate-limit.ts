@@ -98,33 +98,39 @@ export function createRateLimiters(
 
 /** Enough for the addresses of every client active at once, and a bounded amount of memory. */
 const CACHED_IPV6_KEYS = 10_000;
+const ipv6Keys = new Map<string, string>();
 
 /**
- * The client's key: its address as Express sees it (`req.ip`, which honours TRUST_PROXY), an IPv6
- * address reduced to its /56 as express-rate-limit's default does, since one subscriber's
- * allocation rotates through the bits below. Parsing an IPv6 address for that costs more than
- * the rest of the limiter (scripts/bench/rate-limit.ts), so recent addresses' keys are kept.
- * The keys are the default's, character for character: counters in Redis carry over.
+ * The client's key, for the rate limiters and the sign-in throttle alike: its address as Express
+ * sees it (`req.ip`, which honours TRUST_PROXY), an IPv4-mapped IPv6 address folded to its IPv4
+ * address and any other IPv6 address reduced to its /56 as express-rate-limit's default does,
+ * since one subscriber's allocation rotates through the bits below. Parsing an IPv6 address for
+ * that costs more than the rest of the limiter (scripts/bench/rate-limit.ts), so recent
+ * addresses' keys are kept. The keys are the default's, character for character: counters in
+ * Redis carry over.
  */
+export function clientKeyOf(req: Pick<Request, 'ip' | 'socket'>): string {
+  const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  if (!ip.includes(':')) return ip;
+  let key = ipv6Keys.get(ip);
+  if (key === undefined) {
+    key = ipKeyGenerator(ip, 56);
+    if (ipv6Keys.size >= CACHED_IPV6_KEYS) ipv6Keys.delete(ipv6Keys.keys().next().value as string);
+    ipv6Keys.set(ip, key);
+  }
+  return key;
+}
+
+/** clientKeyOf, with the default's one warning worth keeping. */
 function createClientKeys(logger: Logger): (req: Request) => string {
-  const ipv6Keys = new Map<string, string>();
   let warnedOfForwarding = false;
   return (req) => {
-    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    // The default's one warning worth keeping: behind a proxy that nobody declared, every client
-    // shares the proxy's address, and its budget.
+    // Behind a proxy that nobody declared, every client shares the proxy's address, and its budget.
     if (!warnedOfForwarding && req.headers['x-forwarded-for'] !== undefined && req.app.get('trust proxy') === false) {
       warnedOfForwarding = true;
       logger.warn('X-Forwarded-For arrives but TRUST_PROXY is not set: clients are keyed by the address of the hop in front (see TRUST_PROXY)');
     }
-    if (!ip.includes(':')) return ip;
-    let key = ipv6Keys.get(ip);
-    if (key === undefined) {
-      key = ipKeyGenerator(ip, 56);
-      if (ipv6Keys.size >= CACHED_IPV6_KEYS) ipv6Keys.delete(ipv6Keys.keys().next().value as string);
-      ipv6Keys.set(ip, key);
-    }
-    return key;
+    return clientKeyOf(req);
   };
 }
 

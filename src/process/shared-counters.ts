@@ -30,7 +30,8 @@ type RateLimitAnswer = { totalHits: number; resetTime?: number } | null;
 
 type ThrottleRequest =
   | { op: 'reserve'; clientKey: string; accountKey: string; now: number }
-  | { op: 'settle'; clientKey: string; accountKey: string; now: number; outcome: SignInOutcome };
+  | { op: 'settle'; clientKey: string; accountKey: string; now: number; outcome: SignInOutcome }
+  | { op: 'recalls' | 'remember'; key: string; now: number };
 
 /** A limiter's counters, kept by the primary. */
 class PrimaryStore implements Store {
@@ -74,6 +75,14 @@ export function connectSharedCounters(primary: IpcLink): SharedCounters {
       },
       settle: async (clientKey, accountKey, outcome, now) => {
         await throttleRequest({ op: 'settle', clientKey, accountKey, outcome, now });
+      },
+      recalls: async (key, now) => {
+        const answer = await throttleRequest({ op: 'recalls', key, now });
+        if (typeof answer === 'boolean') return answer;
+        throw new Error(`sign-in throttle: unexpected answer from the primary: ${JSON.stringify(answer)}`);
+      },
+      remember: async (key, now) => {
+        await throttleRequest({ op: 'remember', key, now });
       },
     },
   };
@@ -123,6 +132,11 @@ export function keepSharedCounters(config: Pick<Config, 'rateLimits' | 'auth'>):
     if (request.op === 'reserve') return throttle.reserve(String(request.clientKey), String(request.accountKey), Number(request.now));
     if (request.op === 'settle' && ['succeeded', 'failed', 'abandoned'].includes(request.outcome)) {
       await throttle.settle(String(request.clientKey), String(request.accountKey), request.outcome, Number(request.now));
+      return null;
+    }
+    if (request.op === 'recalls') return throttle.recalls(String(request.key), Number(request.now));
+    if (request.op === 'remember') {
+      await throttle.remember(String(request.key), Number(request.now));
       return null;
     }
     throw new Error('unknown sign-in throttle request');

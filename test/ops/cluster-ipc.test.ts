@@ -60,4 +60,14 @@ describe('requests over the IPC channel of a cluster (a real child process at th
     }
     expect(await signInThrottle.reserve('client:198.51.100.4', 'account:next', now)).toBeGreaterThan(0);
   });
+
+  it('when a client that signed in is remembered through the primary, then every process recalls it, and no other', async () => {
+    const first = connectSharedCounters(peer as IpcLink).signInThrottle;
+    const second = connectSharedCounters(peer as IpcLink).signInThrottle;
+    const now = Date.now();
+    expect(await second.recalls('known:owner:198.51.100.5', now)).toBe(false);
+    await first.remember('known:owner:198.51.100.5', now);
+    expect(await second.recalls('known:owner:198.51.100.5', now)).toBe(true);
+    expect(await second.recalls('known:owner:198.51.100.6', now)).toBe(false);
+  });
 });

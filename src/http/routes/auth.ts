@@ -1,10 +1,13 @@
-import { type CookieOptions, type Request } from 'express';
+import { parse as parseCookies } from 'cookie';
+import { type CookieOptions, type Request, type Response } from 'express';
+import type { DeviceCookies } from '../../auth/device-cookie';
 import type { PasswordChecks } from '../../auth/password-sign-in';
 import type { SessionService } from '../../auth/sessions';
 import { AppError, OAuthError } from '../../errors';
 import { assertTrustedOrigin, credentialOf, principalOf, userOf } from '../authenticate';
 import { envelope } from '../envelope';
 import type { OperationHandlers } from '../operations';
+import { clientKeyOf } from '../rate-limit';
 import type { Handler } from '../typed-handler';
 
 export const SESSION_COOKIE_OPTIONS: CookieOptions = { httpOnly: true, secure: true, sameSite: 'lax', path: '/' };
@@ -15,13 +18,31 @@ export interface AuthRouteDependencies {
   passwords: PasswordChecks;
   cookieName: string;
   trustedOrigins: readonly string[];
+  /** The device cookie of each password sign-in (src/auth/device-cookie.ts). */
+  devices: { cookies: DeviceCookies; cookieName: string; lifetimeSeconds: number };
 }
 
-/** The client's address as the throttle keys it (Express applies TRUST_PROXY). */
-export const clientOf = (req: Pick<Request, 'ip' | 'socket'>): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
-
-export function authHandlers({ sessions, passwords, cookieName, trustedOrigins }: AuthRouteDependencies): Pick<OperationHandlers, 'issueToken' | 'getProtected' | 'logIn' | 'logOut' | 'logOutEverywhere'> {
+export function authHandlers({ sessions, passwords, cookieName, trustedOrigins, devices }: AuthRouteDependencies): Pick<OperationHandlers, 'issueToken' | 'getProtected' | 'logIn' | 'logOut' | 'logOutEverywhere'> {
   const trusted = new Set(trustedOrigins);
+
+  /** A password sign-in, counted as the device's when the request brings a valid device cookie for the account. */
+  const signInWithPassword = async (req: Pick<Request, 'headers' | 'ip' | 'socket'>, email: string, password: string) => {
+    const presented = req.headers.cookie ? parseCookies(req.headers.cookie)[devices.cookieName] : undefined;
+    return passwords.signIn(email, password, clientKeyOf(req), await devices.cookies.nonceOf(presented, email));
+  };
+  /**
+   * A new device cookie after each password sign-in: out of reach of scripts, sent back only to
+   * the operation that set it, only same-site, and over HTTPS only when it came that way.
+   */
+  const giveDeviceCookie = async (req: Pick<Request, 'secure' | 'path'>, res: Pick<Response, 'cookie'>, email: string) => {
+    res.cookie(devices.cookieName, await devices.cookies.issue(email), {
+      httpOnly: true,
+      secure: req.secure,
+      sameSite: 'strict',
+      path: req.path,
+      maxAge: devices.lifetimeSeconds * 1000,
+    });
+  };
 
   /** RFC 6749 sections 4.3 and 6, first-party only (see api.yaml). */
   const issueToken: Handler<'issueToken'> = async (req, res) => {
@@ -34,10 +55,11 @@ export function authHandlers({ sessions, passwords, cookieName, trustedOrigins }
     }
     if (grantType !== 'password') throw new OAuthError('unsupported_grant_type', 'Only grant_type=password and grant_type=refresh_token are supported');
     if (!username || !password) throw new OAuthError('invalid_request', 'username and password are required');
-    const user = await passwords.signIn(username, password, clientOf(req)).catch((error: unknown) => {
+    const user = await signInWithPassword(req, username, password).catch((error: unknown) => {
       throw error instanceof AppError && error.code === 'unauthorized' ? new OAuthError('invalid_grant', 'Invalid username or password') : error;
     });
     const { session: _session, ...tokens } = await sessions.begin(user, 'password', { refreshable: true });
+    await giveDeviceCookie(req, res, user.email);
     res.json(tokens);
   };
 
@@ -48,8 +70,9 @@ export function authHandlers({ sessions, passwords, cookieName, trustedOrigins }
   };
 
   const logIn: Handler<'logIn'> = async (req, res) => {
-    const user = await passwords.signIn(req.body.email, req.body.password, clientOf(req));
+    const user = await signInWithPassword(req, req.body.email, req.body.password);
     const { session: _session, ...token } = await sessions.begin(user, 'password');
+    await giveDeviceCookie(req, res, user.email);
     res
       .set(NO_STORE)
       .cookie(cookieName, token.access_token, { ...SESSION_COOKIE_OPTIONS, maxAge: token.expires_in * 1000 })

@@ -1,7 +1,6 @@
 import type { PasswordChecks } from '../../auth/password-sign-in';
 import type { ServiceLimits } from '../../config/config';
 import type { Store } from '../../data/store';
-import { clientOf } from './auth';
 import { createPost, listPosts } from '../../domain/posts';
 import * as users from '../../domain/users';
 import type { User } from '../../model';
@@ -10,6 +9,7 @@ import { ifMatch, sendItem, sendPage, tagWrite } from '../caching';
 import { cursorMeta, pageMeta, pickFields, toListQuery } from '../collection-params';
 import { envelope } from '../envelope';
 import type { OperationHandlers, PathTo } from '../operations';
+import { clientKeyOf } from '../rate-limit';
 import type { Handler } from '../typed-handler';
 
 /** Users (page-numbered) and their posts (cursor), on the conventions surface. */
@@ -40,11 +40,11 @@ export function v1UserHandlers(store: Store, limits: ServiceLimits, passwords: P
     sendItem(res, user, envelope(data), fields || include ? data : undefined);
   };
   const replace: Handler<'replaceUser'> = async (req, res) => {
-    const user = await users.replaceUser(store, principalOf(req), req.params.user_id, req.body, passwords.reauthenticate(clientOf(req)), ifMatch<User>(req.get('if-match')));
+    const user = await users.replaceUser(store, principalOf(req), req.params.user_id, req.body, passwords.reauthenticate(clientKeyOf(req)), ifMatch<User>(req.get('if-match')));
     tagWrite(res, user).json(envelope(user));
   };
   const update: Handler<'updateUser'> = async (req, res) => {
-    const user = await users.updateUser(store, principalOf(req), req.params.user_id, req.body, passwords.reauthenticate(clientOf(req)), ifMatch<User>(req.get('if-match')));
+    const user = await users.updateUser(store, principalOf(req), req.params.user_id, req.body, passwords.reauthenticate(clientKeyOf(req)), ifMatch<User>(req.get('if-match')));
     tagWrite(res, user).json(envelope(user));
   };
   const remove: Handler<'deleteUser'> = async (req, res) => {
