@@ -65,7 +65,7 @@ ${renderMarkdown(source)}
   <a href="${escapeHtml(links.swaggerUi)}">Swagger UI</a>
   <a href="${escapeHtml(links.redoc)}">ReDoc</a>
   <a href="${escapeHtml(links.apiDocument)}">OpenAPI document</a>
-  <a href="${escapeHtml(clientReadme)}">Typed TypeScript client</a>
+  <a href="${escapeHtml(clientReadme)}">Typed client (@agent-fleet/client)</a>
 </nav>
 </section>`;
 }
