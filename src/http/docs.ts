@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import swaggerUi from 'swagger-ui-express';
 import type { Response } from 'express';
-import { CLIENT_README, renderClientPage } from './client-readme';
+import { CLIENT_README, renderClientPage, renderMarkdown } from './client-readme';
 import { escapeHtml } from './escape-html';
 import type { OperationHandlers, PathTo } from './operations';
 import { pageLinksOf, type PageLinks } from './page-links';
 import { serveFixedFiles } from './static-files';
 import type { Handler } from './typed-handler';
+
+/** The short start both reference pages open with, above the operations. */
+export const GETTING_STARTED = path.resolve(__dirname, '..', '..', 'src', 'http', 'pages', 'getting-started.md');
 
 const REDOC_STANDALONE = require.resolve('redoc/bundles/redoc.standalone.js');
 const SWAGGER_UI_DIST = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -46,16 +49,39 @@ const swaggerUiInit = (documentPath: string): string => `window.onload = functio
 };
 `;
 
+// The CSP allows inline style (helmet's default), and Swagger UI's own page already has some.
+const GETTING_STARTED_STYLE = `<style>
+    .getting-started { max-width: 1460px; margin: 0 auto; padding: 1.5rem 20px 0; font: 15px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #3b4151; }
+    .getting-started h2 { font-size: 1.5rem; margin: 0 0 .75rem; }
+    .getting-started code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; background: rgba(0, 0, 0, .05); padding: 0 .2em; border-radius: 3px; }
+    .getting-started nav a { margin-right: 1.25rem; }
+  </style>`;
+
+/** The short start, rendered once: the first thing the reference pages show. */
+function renderGettingStarted(source: string, links: PageLinks, clientReadme: string): string {
+  return `<section class="getting-started" id="getting-started">
+${renderMarkdown(source)}
+<nav aria-label="More">
+  <a href="${escapeHtml(links.swaggerUi)}">Swagger UI</a>
+  <a href="${escapeHtml(links.redoc)}">ReDoc</a>
+  <a href="${escapeHtml(links.apiDocument)}">OpenAPI document</a>
+  <a href="${escapeHtml(clientReadme)}">Typed client (@agent-fleet/client)</a>
+</nav>
+</section>`;
+}
+
 // No inline script: the page passes the service's own Content-Security-Policy.
-const redocPage = (links: PageLinks): string => `<!doctype html>
+const redocPage = (links: PageLinks, start: string): string => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>agent fleet API reference</title>
     <link rel="icon" type="image/png" href="${escapeHtml(links.swaggerAsset('favicon-32x32.png'))}">
+    ${GETTING_STARTED_STYLE}
   </head>
   <body>
+${start}
     <redoc spec-url="${escapeHtml(links.apiDocument)}"></redoc>
     <script src="${escapeHtml(links.redocAsset(REDOC_SCRIPT))}"></script>
   </body>
@@ -76,18 +102,21 @@ const SWAGGER_UI_INIT_SCRIPT = 'swagger-ui-init.js';
  */
 export function docsHandlers(
   apiDocument: object,
-  options: { clientReadme?: string | undefined; pathTo: PathTo },
+  options: { clientReadme?: string | undefined; gettingStarted?: string | undefined; pathTo: PathTo },
 ): Pick<OperationHandlers, 'getApiDocument' | 'getSwaggerUi' | 'getSwaggerUiAsset' | 'getRedoc' | 'getRedocAsset' | 'getClientReadme'> {
   const links = pageLinksOf(options.pathTo);
   const documentJson = JSON.stringify(apiDocument);
   const clientPage = renderClientPage(readFileSync(options.clientReadme ?? CLIENT_README, 'utf8'), links);
-  const redocHtml = redocPage(links);
+  const start = renderGettingStarted(readFileSync(options.gettingStarted ?? GETTING_STARTED, 'utf8'), links, options.pathTo('getClientReadme'));
+  const redocHtml = redocPage(links, start);
   const redocScript = readRedocStandalone();
   const swaggerInit = swaggerUiInit(links.apiDocument);
   // Swagger UI's page names its files relative to itself (`./`): they are its `/docs/{file}` files.
   const swaggerPage = swaggerUi
     .generateHTML(undefined, { customSiteTitle: 'agent fleet API', swaggerOptions: SWAGGER_UI_OPTIONS })
-    .replace(/(href|src)="\.\/([^"]+)"/g, (_whole, attribute: string, file: string) => `${attribute}="${escapeHtml(links.swaggerAsset(file))}"`);
+    .replace(/(href|src)="\.\/([^"]+)"/g, (_whole, attribute: string, file: string) => `${attribute}="${escapeHtml(links.swaggerAsset(file))}"`)
+    .replace('</head>', () => `  ${GETTING_STARTED_STYLE}\n</head>`)
+    .replace('<div id="swagger-ui"></div>', () => `${start}\n<div id="swagger-ui"></div>`);
   const swaggerFiles = serveFixedFiles(Object.fromEntries(SWAGGER_UI_FILES.map((name) => [name, path.join(SWAGGER_UI_DIST, name)])));
 
   const getSwaggerUiAsset: Handler<'getSwaggerUiAsset'> = (req, res, next) => {

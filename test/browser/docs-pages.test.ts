@@ -152,7 +152,8 @@ describeInBrowser('the interactive API pages in Chromium', () => {
     await page.goto(`${origin}${path}`);
     await expectRendered(page);
     // Swagger UI resolves the URL against the document's (and opens it in a new tab); ReDoc keeps it as written.
-    const link = page.locator(`a[href="/client"], a[href="${origin}/client"]`).first();
+    // The getting-started section above the reference links there too: this is the document's own link.
+    const link = page.locator(`a[href="/client"]:not(.getting-started a), a[href="${origin}/client"]:not(.getting-started a)`).first();
     expect(await shownText(link)).toMatch(/@agent-fleet\/client/);
     await link.evaluate((anchor) => anchor.removeAttribute('target'));
     const [readme] = await Promise.all([page.waitForResponse(isRequest('GET', `${origin}/client`)), link.click()]);
