@@ -678,7 +678,8 @@ export interface paths {
         /**
          * Readiness
          * @description 200 while the instance should take traffic: the database answers (`ready`, or `degraded`
-         *     when Redis does not). 503 while it is draining after SIGTERM or the database is down.
+         *     when Redis does not). 503 while it is starting (its first connection to Redis still under
+         *     way), draining after SIGTERM, or the database is down.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1478,12 +1479,14 @@ export interface components {
             /**
              * @description `ready` (200): every dependency answers. `degraded` (200): Redis is down or its circuit
              *     is open; the service works without it (rate limits pass, sign-in failures are counted
-             *     per instance), so the instance stays in rotation. `draining` (503): SIGTERM arrived;
-             *     in-flight requests finish, new ones should go elsewhere. `unavailable` (503): the
-             *     database does not answer.
+             *     per instance), so the instance stays in rotation. `starting` (503): the first
+             *     connection to Redis is still under way (the service listens once it is made, has failed,
+             *     or its deadline passed); it settles to `ready` or `degraded`. `draining` (503): SIGTERM
+             *     arrived; in-flight requests finish, new ones should go elsewhere. `unavailable` (503):
+             *     the database does not answer.
              * @enum {string}
              */
-            status: "ready" | "degraded" | "draining" | "unavailable";
+            status: "ready" | "degraded" | "starting" | "draining" | "unavailable";
             /** @description Each dependency and whether it answered. */
             checks: {
                 [key: string]: "up" | "down";
@@ -4462,7 +4465,7 @@ export interface operations {
             };
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalError"];
-            /** @description Draining, or the database is down; take this instance out of rotation. */
+            /** @description Starting, draining, or the database is down; keep this instance out of rotation. */
             503: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];

@@ -42,7 +42,7 @@ export interface AppDependencies {
   metrics?: Metrics;
   tokens?: TokenService;
   /** Shared rate-limit counters (and a readiness check) when REDIS_URL is configured. */
-  redis?: Pick<RedisConnection, 'sendCommand' | 'ping'>;
+  redis?: Pick<RedisConnection, 'sendCommand' | 'ping' | 'starting'>;
   /** Set by server.ts when draining; readiness answers 503 from then on. */
   lifecycle?: Lifecycle;
   /** The Markdown file `GET /client` renders (default: the typed client's README, src/client/README.md). */

@@ -16,21 +16,32 @@ export interface Lifecycle {
  * Liveness, and readiness: 503 while draining or without a database, so the instance leaves the
  * rotation. A Redis that is down is `degraded`, still 200: every instance shares one Redis, and the
  * service works without it (fail-open), so taking them all out would turn a lost counter store
- * into an outage.
+ * into an outage. While the first connection to Redis is still being tried, the instance is
+ * `starting` (503): neither ready nor degraded is known yet, and its first requests would be
+ * counted in the process only.
  */
-export function healthHandlers(db: Database, lifecycle: Lifecycle, redis?: Pick<RedisConnection, 'ping'>): Pick<OperationHandlers, 'getHealth' | 'getReadiness'> {
+export function healthHandlers(db: Database, lifecycle: Lifecycle, redis?: Pick<RedisConnection, 'ping' | 'starting'>): Pick<OperationHandlers, 'getHealth' | 'getReadiness'> {
   const live: Handler<'getHealth'> = (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
   };
   const ready: Handler<'getReadiness'> = async (_req, res) => {
+    // Read before the pings: a connection made while they run would otherwise read as degraded.
+    const starting = redis?.starting() === true;
     const [database, redisUp] = await Promise.all([pingDatabase(db), redis?.ping()]);
     const checks: Readiness['checks'] = { database: database ? 'up' : 'down' };
     if (redis) checks.redis = redisUp ? 'up' : 'down';
-    const status: Readiness['status'] = lifecycle.draining ? 'draining' : !database ? 'unavailable' : redis && !redisUp ? 'degraded' : 'ready';
+    const status = readinessOf(lifecycle, database, redis && { starting, up: redisUp === true });
     res
-      .status(status === 'draining' || status === 'unavailable' ? 503 : 200)
+      .status(status === 'ready' || status === 'degraded' ? 200 : 503)
       .set('Cache-Control', 'no-store')
       .json({ status, checks });
   };
   return { getHealth: live, getReadiness: ready };
+}
+
+function readinessOf(lifecycle: Lifecycle, database: boolean, redis: { starting: boolean; up: boolean } | undefined): Readiness['status'] {
+  if (lifecycle.draining) return 'draining';
+  if (!database) return 'unavailable';
+  if (redis?.starting) return 'starting';
+  return redis && !redis.up ? 'degraded' : 'ready';
 }
