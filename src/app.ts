@@ -28,7 +28,7 @@ import { healthHandlers, type Lifecycle } from './http/routes/health';
 import { taskHandlers } from './http/routes/tasks';
 import { v1AgentHandlers } from './http/routes/v1-agents';
 import { v1UserHandlers } from './http/routes/v1-users';
-import { securityHeaders, setHeaders } from './http/security-headers';
+import { SECURITY_HEADERS, securityHeaders, setHeaders } from './http/security-headers';
 import { createSignIn } from './http/sign-in';
 import { armResponseCheck, checkResponsesOf, createValidation } from './http/validation';
 import { deprecationHeadersOf, negotiateApiVersion } from './http/versioning';
@@ -80,6 +80,8 @@ export function buildApp({
   // api.yaml is the routing table: nothing it does not declare gets further than the dispatcher.
   const routes = compileRouteTable(apiDocument);
   app.set(ROUTE_TABLE, routes);
+  const headers = securityHeaders(config.env === 'production');
+  app.set(SECURITY_HEADERS, headers);
   const pathTo = pathToOf(routes);
 
   const sessions = createSessionService(store, tokens, { accessSeconds: config.auth.jwt.ttlSeconds, refreshSeconds: config.auth.refreshTtlSeconds });
@@ -162,7 +164,7 @@ export function buildApp({
     createDispatcher({
       table: routes,
       chains: new Map([...routes.operations].map(([operationId, operation]) => [operationId, chainOf(operation)])),
-      headers: securityHeaders(config.env === 'production'),
+      headers,
       begin: (req, res) => {
         assignRequestId(req, res);
         observe(req, res);

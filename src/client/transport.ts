@@ -71,9 +71,12 @@ export function createTransport(options: TransportOptions): Fetch {
       if (cached !== undefined) headers.set('If-None-Match', cached.etag);
 
       const deadline = deadlineFor(signal, options.timeoutMs);
+      // A clone: the body is sent again if the attempt is retried.
+      const request = new Request(original.clone(), { headers, signal: deadline.signal });
       let response: Response;
       try {
-        response = await options.fetch(new Request(original.clone(), { headers, signal: deadline.signal }));
+        response = await options.fetch(request);
+        keepFollowing(response, original, request);
       } catch (error) {
         deadline.clear();
         if (signal.aborted) throw signal.reason;
@@ -109,6 +112,20 @@ export function createTransport(options: TransportOptions): Fetch {
       return response;
     }
   };
+}
+
+/**
+ * A Request follows the signal it was given through a weak reference to its own AbortController,
+ * which only the Request itself holds (undici; browsers keep theirs alive by other means). fetch
+ * sends a copy of the Request it is given, and keeps only that copy: once the caller's Request and
+ * the one built here are garbage, an abort no longer reaches the copy, and a request cancelled
+ * after a garbage collection runs to its end (Node's fetch, undici issue 4068). Both are kept
+ * reachable for as long as the answer is: through the wait for its headers and the reading of
+ * its body, which the caller's signal cancels too.
+ */
+const FOLLOWED = new WeakMap<Response, readonly Request[]>();
+function keepFollowing(response: Response, ...requests: Request[]): void {
+  FOLLOWED.set(response, requests);
 }
 
 function isConditional(headers: Headers): boolean {

@@ -40,15 +40,26 @@ export interface RedisConnection {
 
 class DeadlineError extends Error {}
 
+/**
+ * The deadline measures Redis, not this process's own stalls (a long synchronous task, such as
+ * building the app while its rate limiters load their scripts). node-redis writes a command in a
+ * setImmediate of its own: the clock starts in the next one, once the command is on the socket,
+ * so a stall before the write does not count. Timers run before I/O in each turn of the event
+ * loop: after a stall during the wait, a reply that arrived in time would lose to its own
+ * deadline, so the deadline too waits for a setImmediate and lets the pending I/O be read first.
+ */
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let settled = false;
   const deadline = new Promise<never>((_resolve, reject) => {
-    // Timers run before I/O in each turn of the event loop: after a stall (a long synchronous
-    // task), a reply that arrived in time would lose to its own deadline. setImmediate lets the
-    // pending I/O be read first.
-    timer = setTimeout(() => setImmediate(() => reject(new DeadlineError(`no answer within ${ms} ms`))), ms);
+    setImmediate(() => {
+      if (!settled) timer = setTimeout(() => setImmediate(() => reject(new DeadlineError(`no answer within ${ms} ms`))), ms);
+    });
   });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([work, deadline]).finally(() => {
+    settled = true;
+    clearTimeout(timer);
+  });
 }
 
 /** Commands that may be waiting on a frozen Redis at once; beyond it node-redis refuses at once. */
@@ -60,17 +71,24 @@ const MAX_QUEUED_COMMANDS = 10_000;
  * callers fail open), while a background PING every `probeIntervalMs` closes it again when Redis
  * answers. A Redis that is down at start is the same as one that goes down later: the service
  * starts with the circuit open.
+ *
+ * It resolves once the first connection is established or has failed, or at the connect deadline
+ * (then as failed), whichever comes first: a service awaits it before it listens, so its first
+ * answer already knows whether Redis is up, and it starts in time whatever Redis does. A first
+ * connection still under way at the deadline goes on, and the circuit closes the moment it is
+ * established (not at the next probe).
  */
 export async function connectRedis(config: RedisConfig, logger: Pick<Logger, 'info' | 'warn' | 'debug'>, observer?: RedisObserver): Promise<RedisConnection> {
   // node-redis is some 20 MB of modules: loaded only by a service that uses Redis.
   const { createClient, ErrorReply } = await import('redis');
+  const connectDeadlineMs = Math.max(1000, config.commandTimeoutMs * 10);
   const client = createClient({
     url: config.url,
     // Queued commands would wait for a reconnection: refused at once instead, and counted.
     disableOfflineQueue: true,
     commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
     socket: {
-      connectTimeout: Math.max(1000, config.commandTimeoutMs * 10),
+      connectTimeout: connectDeadlineMs,
       reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000),
     },
   });
@@ -82,7 +100,9 @@ export async function connectRedis(config: RedisConfig, logger: Pick<Logger, 'in
     logger.debug({ err: error.message }, 'redis connection problem');
   });
 
-  let open = false;
+  // Closed only once the first connection is established: until then there is nothing to send to.
+  let open = true;
+  let settled = false;
   let failures = 0;
   let closed = false;
   let probe: NodeJS.Timeout | undefined;
@@ -98,18 +118,21 @@ export async function connectRedis(config: RedisConfig, logger: Pick<Logger, 'in
     scheduleProbe();
   };
   const closeCircuit = () => {
+    if (!open || closed) return;
     open = false;
     failures = 0;
+    clearTimeout(probe);
     logger.info('redis available again: circuit closed, shared counting resumed');
     observer?.availability(true);
   };
   const scheduleProbe = () => {
+    clearTimeout(probe);
     probe = setTimeout(async () => {
       const answered = await withDeadline(client.sendCommand(['PING']), config.commandTimeoutMs).then(
         () => true,
         () => false,
       );
-      if (closed) return;
+      if (closed || !open) return;
       if (answered) closeCircuit();
       else scheduleProbe();
     }, config.probeIntervalMs);
@@ -136,16 +159,30 @@ export async function connectRedis(config: RedisConfig, logger: Pick<Logger, 'in
     }
   };
 
-  const connecting = client.connect();
+  let settle: (established: boolean) => void = () => undefined;
+  const firstConnection = new Promise<void>((resolve) => {
+    settle = (established: boolean) => {
+      if (settled || closed) return resolve();
+      settled = true;
+      if (established) {
+        open = false;
+        observer?.availability(true);
+      } else {
+        open = false;
+        failures = config.breakerFailures;
+        openCircuit('error');
+      }
+      resolve();
+    };
+    client.once('error', () => settle(false));
+    // Each (re)connection that completes its handshake: Redis answers again, whatever the circuit said.
+    client.on('ready', () => (settled ? closeCircuit() : settle(true)));
+  });
   // A Redis that is down at start: the client keeps reconnecting in the background.
-  connecting.catch(() => undefined);
-  try {
-    await withDeadline(connecting, Math.max(1000, config.commandTimeoutMs * 10));
-    observer?.availability(true);
-  } catch {
-    failures = config.breakerFailures;
-    openCircuit('error');
-  }
+  client.connect().catch(() => undefined);
+  // At the deadline the first attempt counts as failed: the service starts degraded, and the
+  // connection, if it is made later, closes the circuit then.
+  await withDeadline(firstConnection, connectDeadlineMs).catch(() => settle(false));
 
   return {
     sendCommand,

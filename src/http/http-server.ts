@@ -9,6 +9,7 @@ import { methodNotAllowed, routeNotFound } from '../errors';
 import { toProblem } from './error-handler';
 import { renderProblem, surfaceOfPath, type Problem } from './problems';
 import { ROUTE_TABLE, type RouteTable } from '../contract/route-table';
+import { SECURITY_HEADERS, type SecurityHeaders } from './security-headers';
 
 /** What Node's HTTP parser refused, and how it is answered (RFC 9110 / RFC 9112 statuses). */
 const PARSER_PROBLEMS: Record<string, Problem> = {
@@ -42,6 +43,10 @@ export function serverTimeoutOptions(timeouts: HttpTimeouts): { requestTimeout: 
  */
 export function createHttpServer(app: Express, deps: { logger: Logger; metrics: Metrics; timeouts: HttpTimeouts }): Server {
   const routes = app.get(ROUTE_TABLE) as RouteTable | undefined;
+  // What Express's answers that are not pages carry, written out once for the answers given here.
+  const security = (app.get(SECURITY_HEADERS) as SecurityHeaders | undefined)?.other ?? [];
+  const securityLines = security.map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const securityFields = Object.fromEntries(security);
   // RFC 9112 section 3.2.2: a server must accept a request target in absolute form
   // (`GET http://host/agents`); it is routed like its path. Rewritten before Express, whose router
   // would otherwise keep re-attaching the scheme and host to every path it matches.
@@ -79,6 +84,7 @@ export function createHttpServer(app: Express, deps: { logger: Logger; metrics: 
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(payload)}\r\n` +
         `X-Request-ID: ${requestId}\r\n` +
+        securityLines +
         (problem.headers?.Allow ? `Allow: ${problem.headers.Allow}\r\n` : '') +
         'Connection: close\r\n\r\n' +
         payload,
@@ -91,7 +97,7 @@ export function createHttpServer(app: Express, deps: { logger: Logger; metrics: 
     const problem: Problem = { status: 417, code: 'expectation_failed', message: 'Only Expect: 100-continue is supported' };
     const { status, body } = renderProblem(problem, routes?.surfaceOf(req.url ?? '/') ?? surfaceOfPath(req.url ?? '/'), requestId);
     deps.metrics.rejectedRequests.inc({ status: String(status), reason: 'expectation' });
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-ID': requestId, Connection: 'close' }).end(JSON.stringify(body));
+    res.writeHead(status, { ...securityFields, 'Content-Type': 'application/json; charset=utf-8', 'X-Request-ID': requestId, Connection: 'close' }).end(JSON.stringify(body));
   });
 
   return server;

@@ -3,11 +3,14 @@ import helmet from 'helmet';
 
 export type HeaderList = ReadonlyArray<readonly [string, string]>;
 
+/** The app setting under which buildApp leaves its security headers (the HTTP server answers with them too). */
+export const SECURITY_HEADERS = 'security headers';
+
 /** The browser security headers of each kind of answer, worked out once at start. */
 export interface SecurityHeaders {
   /** Pages people open: helmet's whole set, CSP included. */
   html: HeaderList;
-  /** JSON, scripts, stylesheets and images: no browser renders them as a document. */
+  /** JSON, problem+json, scripts, stylesheets and images: what no page of the service is. */
   other: HeaderList;
 }
 
@@ -16,17 +19,29 @@ const HELMET_OPTIONS = {
     directives: {
       // ReDoc renders its search index in a worker it builds from a blob.
       'worker-src': ["'self'", 'blob:'],
+      // No page of the service is meant to be shown inside another one.
+      'frame-ancestors': ["'none'"],
       // TLS is the proxy's business; on plain HTTP this directive would break the docs pages.
       'upgrade-insecure-requests': null,
     },
   },
+  xFrameOptions: { action: 'deny' as const },
 };
 
 /**
- * helmet's headers are the same for every response, so they are read off it once. A JSON answer
- * needs only `nosniff` (and HSTS in production, where it is served over HTTPS): CSP, framing and
- * cross-origin policies govern documents a browser renders, and on every JSON answer they cost
- * bytes and header serialisation for nothing.
+ * What an answer that is not a page carries (OWASP's REST Security Cheat Sheet): should a browser
+ * be led to open one as a document anyway, it may load nothing and be framed by nobody.
+ * `X-Frame-Options` is for browsers that predate `frame-ancestors`.
+ */
+const NOT_A_PAGE: HeaderList = [
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['X-Frame-Options', 'DENY'],
+];
+
+/**
+ * helmet's headers are the same for every response, so they are read off it once. An answer that
+ * is not a page gets `nosniff`, the two framing and loading policies above, and HSTS in production,
+ * where it is served over HTTPS; helmet's other headers govern documents a browser renders.
  */
 export function securityHeaders(production: boolean): SecurityHeaders {
   const html: Array<[string, string]> = [];
@@ -38,7 +53,7 @@ export function securityHeaders(production: boolean): SecurityHeaders {
   const hsts = html.find(([name]) => name.toLowerCase() === 'strict-transport-security');
   const nosniff = html.find(([name]) => name.toLowerCase() === 'x-content-type-options');
   if (!hsts || !nosniff) throw new Error('helmet no longer sets Strict-Transport-Security and X-Content-Type-Options');
-  return { html, other: production ? [nosniff, hsts] : [nosniff] };
+  return { html, other: production ? [nosniff, ...NOT_A_PAGE, hsts] : [nosniff, ...NOT_A_PAGE] };
 }
 
 export function setHeaders(res: Response, headers: HeaderList): void {

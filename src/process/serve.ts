@@ -27,13 +27,20 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
   if (!worker) for (const warning of config.warnings) logger.warn(warning);
   const tokens = createTokenService(config.auth.jwt);
   await tokens.ready();
-  const db = await connectDatabase(config.database, { logger });
-  if (config.auth.admin && !worker) {
-    const outcome = await ensureAdmin(createStore(db), config.auth.admin);
-    logger.info({ admin: config.auth.admin.email, outcome }, outcome === 'created' ? 'created the first admin' : 'admin account exists: left unchanged');
-  }
   const metrics = createMetrics();
-  const redis = config.redis ? await connectRedis(config.redis, logger, observeRedis(metrics)) : undefined;
+  // Both dependencies are connected, each within its own deadline, before the port opens: Redis
+  // while the database migrates, so the first answer of readiness already knows whether Redis is up.
+  const [db, redis] = await Promise.all([
+    (async () => {
+      const database = await connectDatabase(config.database, { logger });
+      if (config.auth.admin && !worker) {
+        const outcome = await ensureAdmin(createStore(database), config.auth.admin);
+        logger.info({ admin: config.auth.admin.email, outcome }, outcome === 'created' ? 'created the first admin' : 'admin account exists: left unchanged');
+      }
+      return database;
+    })(),
+    config.redis ? connectRedis(config.redis, logger, observeRedis(metrics)) : undefined,
+  ]);
   const primary = worker ? primaryLink() : undefined;
   // Redis, when configured, is shared by every process of every machine: the primary's counters are not needed.
   const sharedCounters = primary && !redis ? connectSharedCounters(primary) : undefined;

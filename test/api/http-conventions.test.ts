@@ -8,6 +8,7 @@ import type { Config } from '../../src/config/config';
 import { loadApiDocument } from '../../src/contract/openapi';
 import { connectRedis, type RedisConnection } from '../../src/data/redis';
 import { describeEachDatabase, openTestDatabase, startTestApp, testConfig, TEST_METRICS_TOKEN, type TestApp } from '../support/harness';
+import { sendRaw } from '../support/raw-http';
 import { REDIS_TEST_URL, redisTestConfig, SILENT } from '../support/services';
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]{27}"$/;
@@ -342,22 +343,54 @@ describe('CORS, versions, deprecation and security headers', () => {
     expect((await app.http.get('/health')).headers.deprecation).toBeUndefined();
   });
 
-  it('when JSON is answered, then it carries nosniff and none of the document policies; a page carries helmet\'s whole set', async () => {
-    for (const res of [await app.http.get('/agents'), await app.anonymous.get('/api/v1/me'), await app.anonymous.get('/nowhere'), await app.anonymous.get('/openapi.json')]) {
+  it('when anything but a page is answered (JSON, problem+json, 404, 405, 304, OPTIONS, a body the parser refuses), then it carries nosniff, a CSP that loads nothing and frames nothing, and X-Frame-Options DENY', async () => {
+    const created = await app.http.post('/agents').send({ name: 'headers', type: 'type_a' }).expect(201);
+    const answers = [
+      await app.http.get('/agents'),
+      created,
+      await app.http.get(`/agents/${created.body.id}`).set('If-None-Match', created.headers.etag!),
+      await app.anonymous.get('/api/v1/me'),
+      await app.anonymous.get('/nowhere'),
+      await app.anonymous.get('/api/v1/nowhere'),
+      await app.anonymous.delete('/health'),
+      await app.anonymous.options('/agents'),
+      await app.anonymous.options('/api/v1/agents').set('Origin', 'https://console.example.com').set('Access-Control-Request-Method', 'GET'),
+      await app.http.post('/api/v1/agents').set('Content-Type', 'application/json').send('{"name":'),
+      await app.anonymous.get('/openapi.json'),
+      await app.anonymous.get('/assets/pages.css'),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([200, 201, 304, 401, 404, 404, 405, 204, 204, 400, 200, 200]);
+    for (const res of answers) {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['content-security-policy']).toBeUndefined();
-      expect(res.headers['x-frame-options']).toBeUndefined();
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
       // Not in production: HSTS is sent there only (below).
       expect(res.headers['strict-transport-security']).toBeUndefined();
       expect(res.headers['x-powered-by']).toBeUndefined();
     }
+  });
+
+  it('when a page is answered, then it carries helmet\'s whole set, its CSP forbidding framing too', async () => {
     for (const res of [await app.anonymous.get('/login'), await app.anonymous.get('/docs'), await app.anonymous.get('/redoc'), await app.anonymous.get('/client')]) {
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
-      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['strict-transport-security']).toMatch(/max-age=/);
       expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
+  it('when Node\'s HTTP parser refuses a request or its Expect, then the answer carries the same headers as any other JSON', async () => {
+    const baseUrl = await app.listen();
+    const refused = await sendRaw(baseUrl, 'GET /agents HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n');
+    const expectation = await sendRaw(baseUrl, 'GET /agents HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nConnection: close\r\n\r\n');
+    expect([refused.status, expectation.status]).toEqual([400, 417]);
+    for (const res of [refused, expectation]) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
     }
   });
 
@@ -368,7 +401,7 @@ describe('CORS, versions, deprecation and security headers', () => {
       for (const res of [await supertest(production).get('/health'), await supertest(production).get('/nowhere')]) {
         expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
         expect(res.headers['x-content-type-options']).toBe('nosniff');
-        expect(res.headers['content-security-policy']).toBeUndefined();
+        expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
       }
     } finally {
       await database.close();

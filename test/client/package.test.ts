@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -34,6 +36,24 @@ async function typeCheck(consumer: string, tsconfig: string, extra: string[] = [
     const failed = error as { code: number; stdout: string };
     return { code: failed.code, output: failed.stdout };
   }
+}
+
+/** An HTTP server that takes 5 s: `/health/ready` sends its headers and the start of its body at once, the rest late; everything else answers late. */
+async function startSlowServer(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const early = req.url?.startsWith('/health/ready') === true;
+    if (early) res.writeHead(200, { 'Content-Type': 'application/json' }).write('{"status":');
+    const late = setTimeout(() => (early ? res.end('"ready","checks":{}}') : res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}')), 5000);
+    res.on('close', () => clearTimeout(late));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 describe('the client package, installed from its tarball into a project of its own', () => {
@@ -99,6 +119,19 @@ describe('the client package, installed from its tarball into a project of its o
       expect([...new Set(failing)].sort((a, b) => a - b)).toEqual(expected);
     } finally {
       rmSync(path.join(consumer, 'types/compile-errors-unmarked.ts'));
+    }
+  });
+
+  it('when a request is cancelled at 300 ms while garbage collections run (node --expose-gc), then it rejects at once, before the answer, in the body or by the client\'s own timeout', async () => {
+    const slow = await startSlowServer();
+    try {
+      const { stdout } = await run(process.execPath, ['--expose-gc', path.join(consumer, 'out/esm/esm/cancellation.js')], { cwd: consumer, env: cleanEnv({ SLOW_URL: slow.baseUrl }) });
+      const report = JSON.parse(stdout) as Record<string, { outcome: string; ms: number }>;
+      expect(Object.fromEntries(Object.entries(report).map(([name, { outcome }]) => [name, outcome]))).toEqual({ beforeHeaders: 'AbortError', duringBody: 'AbortError', timeout: 'TimeoutError' });
+      // Within a second of the 300 ms, far from the 5 s the server takes.
+      for (const { ms } of Object.values(report)) expect(ms).toBeLessThan(1300);
+    } finally {
+      await slow.close();
     }
   });
 

@@ -16,7 +16,8 @@ export interface Lifecycle {
  * Liveness, and readiness: 503 while draining or without a database, so the instance leaves the
  * rotation. A Redis that is down is `degraded`, still 200: every instance shares one Redis, and the
  * service works without it (fail-open), so taking them all out would turn a lost counter store
- * into an outage.
+ * into an outage. The service listens only once its first connection to Redis has settled (made,
+ * failed, or out of time), so its first answer already says which.
  */
 export function healthHandlers(db: Database, lifecycle: Lifecycle, redis?: Pick<RedisConnection, 'ping'>): Pick<OperationHandlers, 'getHealth' | 'getReadiness'> {
   const live: Handler<'getHealth'> = (_req, res) => {
@@ -26,11 +27,17 @@ export function healthHandlers(db: Database, lifecycle: Lifecycle, redis?: Pick<
     const [database, redisUp] = await Promise.all([pingDatabase(db), redis?.ping()]);
     const checks: Readiness['checks'] = { database: database ? 'up' : 'down' };
     if (redis) checks.redis = redisUp ? 'up' : 'down';
-    const status: Readiness['status'] = lifecycle.draining ? 'draining' : !database ? 'unavailable' : redis && !redisUp ? 'degraded' : 'ready';
+    const status = readinessOf(lifecycle, database, redis && { up: redisUp === true });
     res
-      .status(status === 'draining' || status === 'unavailable' ? 503 : 200)
+      .status(status === 'ready' || status === 'degraded' ? 200 : 503)
       .set('Cache-Control', 'no-store')
       .json({ status, checks });
   };
   return { getHealth: live, getReadiness: ready };
+}
+
+function readinessOf(lifecycle: Lifecycle, database: boolean, redis: { up: boolean } | undefined): Readiness['status'] {
+  if (lifecycle.draining) return 'draining';
+  if (!database) return 'unavailable';
+  return redis && !redis.up ? 'degraded' : 'ready';
 }
