@@ -873,27 +873,14 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description An agent on the conventions surface, in full: every field of `Agent`, and `tasks` with
-         *     `include=tasks`. What `fields` answers is an `AgentFieldset`.
+         * @description The agent: the one definition of each field an agent has. By itself it requires no field
+         *     and refuses none; each representation (`Agent`, `AgentResource`, `AgentFieldset`) composes
+         *     it with `allOf`, names the fields it requires and closes itself with
+         *     `unevaluatedProperties: false`. A field is added, changed or removed here, once, for every
+         *     operation of both surfaces.
          */
-        AgentResource: {
-            id: components["schemas"]["Id"];
-            /** @description The user who created the agent; null when an API key (service principal) did. */
-            owner_id: components["schemas"]["NullableId"];
-            name: components["schemas"]["AgentName"];
-            type: components["schemas"]["AgentType"];
-            status: components["schemas"]["AgentStatus"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            /** @description With `include=tasks`, the agent's 10 newest tasks, newest first. */
-            tasks?: components["schemas"]["TaskSummary"][];
-        };
-        /**
-         * @description What `fields=` answers for an agent (sparse fieldset): `id` always, the fields named, and `tasks` with `include=tasks`. Any field not named is
-         *     absent; a request without `fields` gets the full `AgentResource`.
-         */
-        AgentFieldset: {
-            id: components["schemas"]["Id"];
+        AgentEntity: {
+            id?: components["schemas"]["Id"];
             /** @description The user who created the agent; null when an API key (service principal) did. */
             owner_id?: components["schemas"]["NullableId"];
             name?: components["schemas"]["AgentName"];
@@ -901,34 +888,34 @@ export interface components {
             status?: components["schemas"]["AgentStatus"];
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
+        };
+        /** @description An agent (the specification's `AgentResponse`), in full; its fields are `AgentEntity`'s. */
+        Agent: WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at">;
+        /** @description What `include=` adds to an agent on the conventions surface. */
+        AgentIncludes: {
             /** @description With `include=tasks`, the agent's 10 newest tasks, newest first. */
             tasks?: components["schemas"]["TaskSummary"][];
         };
         /**
-         * @description A task on the conventions surface, in full: every field of `Task`. What `fields` answers
-         *     is a `TaskFieldset`.
+         * @description An agent on the conventions surface, in full: every field of `AgentEntity`, and `tasks` with
+         *     `include=tasks`. What `fields` answers is an `AgentFieldset`.
          */
-        TaskResource: {
-            id: components["schemas"]["Id"];
-            agent_id: components["schemas"]["Id"];
-            title: components["schemas"]["TaskTitle"];
-            description: components["schemas"]["TaskDescription"];
-            input: components["schemas"]["TaskInput"];
-            priority: components["schemas"]["TaskPriority"];
-            status: components["schemas"]["TaskStatus"];
-            result: components["schemas"]["TaskResult"];
-            error: components["schemas"]["TaskErrorText"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["NullableTimestamp"];
-            finished_at: components["schemas"]["NullableTimestamp"];
-        };
+        AgentResource: WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at"> & components["schemas"]["AgentIncludes"];
         /**
-         * @description What `fields=` answers for a task (sparse fieldset): `id` always and the fields named. Any field not named is
-         *     absent; a request without `fields` gets the full `TaskResource`.
+         * @description What `fields=` answers for an agent (sparse fieldset): `id` always, the fields named, and `tasks` with `include=tasks`. Any field not named is
+         *     absent; a request without `fields` gets the full `AgentResource`.
          */
-        TaskFieldset: {
-            id: components["schemas"]["Id"];
+        AgentFieldset: WithRequired<components["schemas"]["AgentEntity"], "id"> & components["schemas"]["AgentIncludes"];
+        /**
+         * @description The task: the one definition of each field a task has. By itself it requires no field and
+         *     refuses none; each representation (`Task`, `TaskResource`, `TaskFieldset`, `TaskSummary`)
+         *     composes it with `allOf`, names the fields it requires and closes itself with
+         *     `unevaluatedProperties: false`. A field is added, changed or removed here, once, for every
+         *     operation of both surfaces.
+         */
+        TaskEntity: {
+            id?: components["schemas"]["Id"];
+            /** @description The agent the task belongs to. */
             agent_id?: components["schemas"]["Id"];
             title?: components["schemas"]["TaskTitle"];
             description?: components["schemas"]["TaskDescription"];
@@ -942,81 +929,94 @@ export interface components {
             started_at?: components["schemas"]["NullableTimestamp"];
             finished_at?: components["schemas"]["NullableTimestamp"];
         };
+        /** @description A task, in full; its fields are `TaskEntity`'s. */
+        Task: WithRequired<components["schemas"]["TaskEntity"], "id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at">;
         /**
-         * @description A user on the conventions surface, in full: every field of `User`, and `posts` with
-         *     `include=posts`. What `fields` answers is a `UserFieldset`.
+         * @description A task on the conventions surface, in full: the same as `Task`. What `fields` answers is a
+         *     `TaskFieldset`.
          */
-        UserResource: {
-            id: components["schemas"]["Id"];
-            name: components["schemas"]["UserName"];
-            email: components["schemas"]["Email"];
-            age: components["schemas"]["NullableAge"];
-            role: components["schemas"]["UserRole"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            /** @description With `include=posts`, the user's 10 newest posts, newest first. */
-            posts?: components["schemas"]["PostSummary"][];
-        };
+        TaskResource: components["schemas"]["Task"];
         /**
-         * @description What `fields=` answers for a user (sparse fieldset): `id` always, the fields named, and `posts` with `include=posts`. Any field not named is
-         *     absent; a request without `fields` gets the full `UserResource`.
+         * @description What `fields=` answers for a task (sparse fieldset): `id` always and the fields named. Any field not named is
+         *     absent; a request without `fields` gets the full `TaskResource`.
          */
-        UserFieldset: {
-            id: components["schemas"]["Id"];
+        TaskFieldset: WithRequired<components["schemas"]["TaskEntity"], "id">;
+        /**
+         * @description A task as `include=tasks` embeds it: its state, without the description, input, result
+         *     or error that can make a task large (read the task itself for those), nor the `agent_id`
+         *     of the agent it is embedded in.
+         */
+        TaskSummary: {
+            agent_id?: never;
+            description?: never;
+            input?: never;
+            result?: never;
+            error?: never;
+        } & WithRequired<components["schemas"]["TaskEntity"], "id" | "title" | "status" | "priority" | "created_at" | "updated_at" | "started_at" | "finished_at">;
+        /**
+         * @description The user: the one definition of each field a user has (never the password or its hash).
+         *     By itself it requires no field and refuses none; each representation (`User`,
+         *     `UserResource`, `UserFieldset`) composes it with `allOf`, names the fields it requires and
+         *     closes itself with `unevaluatedProperties: false`.
+         */
+        UserEntity: {
+            id?: components["schemas"]["Id"];
             name?: components["schemas"]["UserName"];
             email?: components["schemas"]["Email"];
             age?: components["schemas"]["NullableAge"];
             role?: components["schemas"]["UserRole"];
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
+        };
+        /** @description A user, in full; its fields are `UserEntity`'s. */
+        User: WithRequired<components["schemas"]["UserEntity"], "id" | "name" | "email" | "age" | "role" | "created_at" | "updated_at">;
+        /** @description What `include=` adds to a user. */
+        UserIncludes: {
             /** @description With `include=posts`, the user's 10 newest posts, newest first. */
             posts?: components["schemas"]["PostSummary"][];
         };
         /**
-         * @description A task as `include=tasks` embeds it: its state, without the description, input, result
-         *     or error that can make a task large (read the task itself for those).
+         * @description A user on the conventions surface, in full: every field of `UserEntity`, and `posts` with
+         *     `include=posts`. What `fields` answers is a `UserFieldset`.
          */
-        TaskSummary: {
-            id: components["schemas"]["Id"];
-            title: components["schemas"]["TaskTitle"];
-            status: components["schemas"]["TaskStatus"];
-            priority: components["schemas"]["TaskPriority"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["NullableTimestamp"];
-            finished_at: components["schemas"]["NullableTimestamp"];
-        };
-        /** @description A post as `include=posts` embeds it, without its body (list the user's posts for that). */
-        PostSummary: {
-            id: components["schemas"]["Id"];
-            title: components["schemas"]["PostTitle"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-        };
+        UserResource: WithRequired<components["schemas"]["UserEntity"], "id" | "name" | "email" | "age" | "role" | "created_at" | "updated_at"> & components["schemas"]["UserIncludes"];
         /**
-         * @description A post on the conventions surface, in full: every field of `Post`. What `fields` answers
-         *     is a `PostFieldset`.
+         * @description What `fields=` answers for a user (sparse fieldset): `id` always, the fields named, and `posts` with `include=posts`. Any field not named is
+         *     absent; a request without `fields` gets the full `UserResource`.
          */
-        PostResource: {
-            id: components["schemas"]["Id"];
-            user_id: components["schemas"]["Id"];
-            title: components["schemas"]["PostTitle"];
-            body: components["schemas"]["PostBody"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-        };
+        UserFieldset: WithRequired<components["schemas"]["UserEntity"], "id"> & components["schemas"]["UserIncludes"];
         /**
-         * @description What `fields=` answers for a post (sparse fieldset): `id` always and the fields named. Any field not named is
-         *     absent; a request without `fields` gets the full `PostResource`.
+         * @description The post: the one definition of each field a post has. By itself it requires no field and
+         *     refuses none; each representation (`Post`, `PostResource`, `PostFieldset`, `PostSummary`)
+         *     composes it with `allOf`, names the fields it requires and closes itself with
+         *     `unevaluatedProperties: false`.
          */
-        PostFieldset: {
-            id: components["schemas"]["Id"];
+        PostEntity: {
+            id?: components["schemas"]["Id"];
+            /** @description The post's author. */
             user_id?: components["schemas"]["Id"];
             title?: components["schemas"]["PostTitle"];
             body?: components["schemas"]["PostBody"];
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
         };
+        /** @description A post, in full; its fields are `PostEntity`'s. */
+        Post: WithRequired<components["schemas"]["PostEntity"], "id" | "user_id" | "title" | "body" | "created_at" | "updated_at">;
+        /**
+         * @description A post on the conventions surface, in full: the same as `Post`. What `fields` answers is a
+         *     `PostFieldset`.
+         */
+        PostResource: components["schemas"]["Post"];
+        /**
+         * @description What `fields=` answers for a post (sparse fieldset): `id` always and the fields named. Any field not named is
+         *     absent; a request without `fields` gets the full `PostResource`.
+         */
+        PostFieldset: WithRequired<components["schemas"]["PostEntity"], "id">;
+        /** @description A post as `include=posts` embeds it, without its body (list the user's posts for that) nor the `user_id` of the user it is embedded in. */
+        PostSummary: {
+            user_id?: never;
+            body?: never;
+        } & WithRequired<components["schemas"]["PostEntity"], "id" | "title" | "created_at" | "updated_at">;
         AgentItem: {
             /** @description The agent: in full, or only the `fields` asked for. */
             data: components["schemas"]["AgentResource"] | components["schemas"]["AgentFieldset"];
@@ -1072,14 +1072,6 @@ export interface components {
             page: number;
             /** @description The page size that applied. */
             limit: number;
-        };
-        Post: {
-            id: components["schemas"]["Id"];
-            user_id: components["schemas"]["Id"];
-            title: components["schemas"]["PostTitle"];
-            body: components["schemas"]["PostBody"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
         };
         PostCreate: {
             title: components["schemas"]["PostTitle"];
@@ -1284,17 +1276,6 @@ export interface components {
             type?: components["schemas"]["AgentType"];
             status?: components["schemas"]["AgentStatus"];
         };
-        /** @description An agent (the specification's `AgentResponse`). */
-        Agent: {
-            id: components["schemas"]["Id"];
-            /** @description The user who created the agent; null when an API key (service principal) did. */
-            owner_id: components["schemas"]["NullableId"];
-            name: components["schemas"]["AgentName"];
-            type: components["schemas"]["AgentType"];
-            status: components["schemas"]["AgentStatus"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-        };
         /**
          * @description See the `tasks` tag for the transitions.
          * @enum {string}
@@ -1326,22 +1307,6 @@ export interface components {
             result?: unknown;
             /** @description Why the task failed; only with `status` `failed`. */
             error?: string;
-        };
-        Task: {
-            id: components["schemas"]["Id"];
-            agent_id: components["schemas"]["Id"];
-            title: components["schemas"]["TaskTitle"];
-            description: components["schemas"]["TaskDescription"];
-            input: components["schemas"]["TaskInput"];
-            priority: components["schemas"]["TaskPriority"];
-            status: components["schemas"]["TaskStatus"];
-            /** @description The outcome reported with `succeeded` (any JSON value), else null. */
-            result: components["schemas"]["TaskResult"];
-            error: components["schemas"]["TaskErrorText"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["NullableTimestamp"];
-            finished_at: components["schemas"]["NullableTimestamp"];
         };
         /** @description RFC 6749 section 4.3.2. Unknown parameters are ignored, as the RFC requires. */
         TokenRequest: {
@@ -1419,15 +1384,6 @@ export interface components {
             password: components["schemas"]["Password"];
             /** @description The user's age in years (0 to 150); optional. */
             age?: number;
-        };
-        User: {
-            id: components["schemas"]["Id"];
-            name: components["schemas"]["UserName"];
-            email: components["schemas"]["Email"];
-            age: components["schemas"]["NullableAge"];
-            role: components["schemas"]["UserRole"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
         };
         UserEnvelope: {
             /** @description The user. */
@@ -4664,3 +4620,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

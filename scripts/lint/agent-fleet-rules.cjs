@@ -456,7 +456,8 @@ function SchemaPropertyDescription() {
         if (!schema.properties || typeof schema.properties !== 'object') return;
         const inherited = narrowing.get(schema) || new Set();
         for (const [name, property] of Object.entries(schema.properties)) {
-          if (inherited.has(name) || isDescribed(ctx, property)) continue;
+          // `false` says the field is never there (a summary leaves it out): nothing to describe.
+          if (property === false || inherited.has(name) || isDescribed(ctx, property)) continue;
           ctx.report({
             message: `Property \`${name}\` has no description (give it one, or give the schema it refers to one).`,
             location: ctx.location.child(['properties', name]).key(),

@@ -217,6 +217,32 @@ describe('api:diff classifies planted changes', () => {
   });
 });
 
+/** Every operation that answers a task, whole or embedded: both surfaces read the one task entity. */
+const TASK_READERS = [
+  'GET /agents/{agent_id}/tasks',
+  'POST /agents/{agent_id}/tasks',
+  'GET /agents/{agent_id}/tasks/{task_id}',
+  'PATCH /agents/{agent_id}/tasks/{task_id}',
+  'GET /api/v1/agents/{agent_id}/tasks',
+  'POST /api/v1/agents/{agent_id}/tasks',
+  'GET /api/v1/agents/{agent_id}/tasks/{task_id}',
+  'PATCH /api/v1/agents/{agent_id}/tasks/{task_id}',
+  'GET /api/v1/agents',
+  'GET /api/v1/agents/{agent_id}',
+];
+
+describe('when a field is removed from the task entity', () => {
+  let comparison: ApiComparison;
+  beforeAll(async () => {
+    comparison = await compareSpecs(base, planted((d) => delete d.components.schemas.TaskEntity.properties.priority));
+  });
+
+  test.each(TASK_READERS)('then %s is flagged as breaking: its responses lose `priority`', (operation) => {
+    const removed = breaking(comparison).filter((change) => change.operation === operation && change.direction === 'response' && /(^|[.:\s])priority$/.test(change.where));
+    expect(removed).not.toEqual([]);
+  });
+});
+
 describe('the semver gate', () => {
   test.each([
     ['1.4.2', '1.4.2', 'major', false],
