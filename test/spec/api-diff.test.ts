@@ -48,8 +48,8 @@ const BREAKING: Case[] = [
   {
     kind: 'a removed response property',
     plant: (d) => {
-      delete d.components.schemas.Agent.properties.owner_id;
-      d.components.schemas.Agent.required = d.components.schemas.Agent.required.filter((name: string) => name !== 'owner_id');
+      delete d.components.schemas.AgentEntity.properties.owner_id;
+      for (const name of ['Agent', 'AgentResource']) d.components.schemas[name].required = d.components.schemas[name].required.filter((field: string) => field !== 'owner_id');
     },
     expected: { operation: 'GET /agents/{agent_id}', direction: 'response', where: '200 response: owner_id', rules: ['property-removed'] },
   },
@@ -128,7 +128,7 @@ const COMPATIBLE: (Case & { expected: { category: ApiChange['category'] } })[] =
   },
   {
     kind: 'an added response property',
-    plant: (d) => (d.components.schemas.Task.properties.tags = { type: 'array', items: { type: 'string' } }),
+    plant: (d) => (d.components.schemas.TaskEntity.properties.tags = { type: 'array', items: { type: 'string' } }),
     expected: { category: 'non-breaking', impact: 'minor', operation: 'GET /agents/{agent_id}/tasks/{task_id}', where: '200 response: tags' },
   },
   {
@@ -137,8 +137,8 @@ const COMPATIBLE: (Case & { expected: { category: ApiChange['category'] } })[] =
     expected: { category: 'non-breaking', operation: 'GET /agents', where: 'query parameter `limit`', direction: 'request', message: '`maximum` changed from 1000 to 2000' },
   },
   {
-    kind: 'a tightened response constraint (Task.priority at most 5)',
-    plant: (d) => (d.components.schemas.Task.properties.priority = { type: 'integer', minimum: 0, maximum: 5 }),
+    kind: 'a tightened response constraint (the task entity\'s priority at most 5)',
+    plant: (d) => (d.components.schemas.TaskEntity.properties.priority = { type: 'integer', minimum: 0, maximum: 5 }),
     expected: { category: 'non-breaking', operation: 'GET /agents/{agent_id}/tasks/{task_id}', where: '200 response: priority', direction: 'response' },
   },
   {
