@@ -468,6 +468,83 @@ function SchemaPropertyDescription() {
   };
 }
 
+/** `#/components/schemas/TaskEntity` → `Task`; undefined for any other place. */
+function entityAt(pointer) {
+  const match = /^#\/components\/schemas\/([A-Za-z0-9]+)Entity$/.exec(pointer);
+  return match ? match[1] : undefined;
+}
+
+/**
+ * `entity-defined-once`: each entity's fields are defined once, in its `<Name>Entity` schema, and
+ * every representation of it (the root surface's, the conventions surface's full resource, its
+ * sparse fieldset, the summary an include embeds) composes that schema. A field copied into a
+ * second schema is one a reviewer can change in one place and not the other, and api:diff then
+ * reports the change on some operations only. A schema with an `id` describes an entity, so only
+ * an entity schema may declare `id`.
+ */
+function EntityDefinedOnce() {
+  return {
+    Schema: {
+      enter(schema, ctx) {
+        const properties = schema.properties;
+        if (!properties || typeof properties !== 'object' || properties.id === undefined || properties.id === false) return;
+        if (entityAt(ctx.location.pointer)) return;
+        ctx.report({
+          message:
+            'Only an entity schema (`components/schemas/<Name>Entity`) declares `id`: a representation composes its entity (`allOf: [$ref: <Name>Entity]`, the fields it requires, `unevaluatedProperties: false`) instead of copying its fields.',
+          location: ctx.location.child(['properties', 'id']).key(),
+        });
+      },
+    },
+  };
+}
+
+/** The property names a schema declares itself or through the members of its allOf (followed through `$ref`). */
+function declaredProperties(ctx, raw, depth = 0) {
+  const names = new Set();
+  const schema = deref(ctx, raw);
+  if (!schema || typeof schema !== 'object' || depth > 20) return names;
+  for (const [name, property] of Object.entries(schema.properties || {})) if (property !== false) names.add(name);
+  for (const member of schema.allOf || []) for (const name of declaredProperties(ctx, member, depth + 1)) names.add(name);
+  if (typeof schema.$ref === 'string') for (const name of declaredProperties(ctx, ctx.resolve(schema).node, depth + 1)) names.add(name);
+  return names;
+}
+
+/**
+ * `required-properties-declared`: every name an object schema requires is a property it declares,
+ * itself, through the entity it composes, or through a sibling of the allOf it is a member of.
+ * Removing a field from an entity leaves the representations that required it unsatisfiable (the
+ * field is both required and refused); this names each one.
+ */
+function RequiredPropertiesDeclared() {
+  // Inline allOf members → the names their siblings declare.
+  const siblings = new WeakMap();
+  return {
+    Schema: {
+      enter(schema, ctx) {
+        if (Array.isArray(schema.allOf)) {
+          for (const member of schema.allOf) {
+            if (!member || typeof member !== 'object' || member.$ref) continue;
+            const names = new Set(Object.keys(schema.properties || {}));
+            for (const other of schema.allOf) if (other !== member) for (const name of declaredProperties(ctx, other)) names.add(name);
+            siblings.set(member, names);
+          }
+        }
+        if (!Array.isArray(schema.required) || (!schema.properties && !schema.allOf && !siblings.has(schema))) return;
+        const declared = declaredProperties(ctx, schema);
+        for (const name of siblings.get(schema) || []) declared.add(name);
+        for (const name of schema.required) {
+          if (declared.has(name)) continue;
+          ctx.report({
+            message: `\`${name}\` is required but no property declares it (a field removed from an entity is removed from the representations that require it too).`,
+            location: ctx.location.child(['required']),
+          });
+        }
+      },
+    },
+  };
+}
+
 module.exports = function agentFleetPlugin() {
   return {
     id: 'agent-fleet',
@@ -483,6 +560,8 @@ module.exports = function agentFleetPlugin() {
         'error-response-schema': ErrorResponseSchema,
         'collection-pagination': CollectionPagination,
         'schema-property-description': SchemaPropertyDescription,
+        'entity-defined-once': EntityDefinedOnce,
+        'required-properties-declared': RequiredPropertiesDeclared,
       },
     },
   };

@@ -202,7 +202,21 @@ const PLANTS: Plant[] = [
   {
     rule: 'agent-fleet/schema-property-description',
     when: 'a property is a $ref to a schema without a description, and has none of its own',
-    plant: (d) => remove(at(d, 'components', 'schemas', 'AgentResource', 'properties', 'owner_id'), 'description'),
+    plant: (d) => remove(at(d, 'components', 'schemas', 'AgentEntity', 'properties', 'owner_id'), 'description'),
+  },
+  {
+    rule: 'agent-fleet/entity-defined-once',
+    when: "a representation copies its entity's fields instead of composing it",
+    plant: (d) => {
+      const entity = at(d, 'components', 'schemas', 'TaskEntity');
+      const full = at(d, 'components', 'schemas', 'Task');
+      at(d, 'components', 'schemas').TaskResource = { type: 'object', additionalProperties: false, required: full.required, properties: entity.properties };
+    },
+  },
+  {
+    rule: 'agent-fleet/required-properties-declared',
+    when: 'a field is removed from an entity but its representations still require it',
+    plant: (d) => remove(at(d, 'components', 'schemas', 'TaskEntity', 'properties'), 'priority'),
   },
 ];
 
