@@ -2205,12 +2205,10 @@ export interface components {
             };
         };
         /**
-         * @description A request Node's HTTP parser refuses before any operation is chosen: 400 (malformed
-         *     request line or headers, `Content-Length` together with `Transfer-Encoding`), 408 (not
-         *     received in time), 417 (an `Expect` other than `100-continue`), 431 (headers over the
-         *     limit). A method Node does not know is answered like any method the path lacks (405 with
-         *     `Allow`, or 404). The body has the shape of the surface the request target names, the
-         *     connection is closed, and `X-Request-ID` names the log line.
+         * @description A request Node's HTTP parser refuses before any operation runs (`validation_error`): a
+         *     malformed request line or header, `Content-Length` together with `Transfer-Encoding`, an
+         *     invalid `Content-Length`. The connection is closed after the answer; `X-Request-ID` names
+         *     the log line.
          */
         RequestRefused: {
             headers: {
@@ -2218,9 +2216,175 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "validation_error",
+                 *       "message": "Content-Length and Transfer-Encoding must not both be sent"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"] & {
-                    /** @enum {unknown} */
-                    error?: "validation_error" | "request_timeout" | "expectation_failed" | "headers_too_large";
+                    /** @constant */
+                    error?: "validation_error";
+                };
+            };
+        };
+        /**
+         * @description The request did not arrive in time (`request_timeout`): its line and headers within
+         *     `HTTP_HEADERS_TIMEOUT_MS`, all of it within `HTTP_REQUEST_TIMEOUT_MS`. The connection is
+         *     closed after the answer.
+         */
+        RequestTimeout: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "request_timeout",
+                 *       "message": "The request was not received in time"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "request_timeout";
+                };
+            };
+        };
+        /** @description An `Expect` header other than `100-continue` (`expectation_failed`), answered before any operation runs; the connection is closed after the answer. */
+        ExpectationFailed: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "expectation_failed",
+                 *       "message": "Only Expect 100-continue is supported"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "expectation_failed";
+                };
+            };
+        };
+        /** @description The request line and headers exceed the HTTP parser's limit, 16 KiB (`headers_too_large`), answered before any operation runs; the connection is closed after the answer. */
+        HeadersTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "headers_too_large",
+                 *       "message": "Request headers are too large"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "headers_too_large";
+                };
+            };
+        };
+        /**
+         * @description The request did not arrive in time (`REQUEST_TIMEOUT`): its line and headers within
+         *     `HTTP_HEADERS_TIMEOUT_MS`, all of it within `HTTP_REQUEST_TIMEOUT_MS`. The connection is
+         *     closed after the answer.
+         */
+        ApiRequestTimeout: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "REQUEST_TIMEOUT",
+                 *         "message": "The request was not received in time",
+                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "REQUEST_TIMEOUT";
+                    };
+                };
+            };
+        };
+        /** @description An `Expect` header other than `100-continue` (`EXPECTATION_FAILED`), answered before any operation runs; the connection is closed after the answer. */
+        ApiExpectationFailed: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "EXPECTATION_FAILED",
+                 *         "message": "Only Expect 100-continue is supported",
+                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "EXPECTATION_FAILED";
+                    };
+                };
+            };
+        };
+        /** @description The request line and headers exceed the HTTP parser's limit, 16 KiB (`HEADERS_TOO_LARGE`), answered before any operation runs; the connection is closed after the answer. */
+        ApiHeadersTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "HEADERS_TOO_LARGE",
+                 *         "message": "Request headers are too large",
+                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "HEADERS_TOO_LARGE";
+                    };
+                };
+            };
+        };
+        /**
+         * @description A request the HTTP parser refuses before the token endpoint runs, in RFC 6749's shape
+         *     (`invalid_request`): 408 (not received in time), 417 (an `Expect` other than
+         *     `100-continue`), 431 (headers over 16 KiB). The connection is closed after the answer.
+         */
+        TokenRequestRefused: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_request",
+                 *       "error_description": "Request headers are too large"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"] & {
+                    /** @constant */
+                    error?: "invalid_request";
                 };
             };
         };
@@ -2467,11 +2631,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2506,11 +2674,14 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["QuotaExceeded"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2550,12 +2721,16 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2594,11 +2769,14 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2630,12 +2808,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2678,12 +2860,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["StateConflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2734,12 +2919,16 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2782,11 +2971,14 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["StateConflictOrQuota"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2828,12 +3020,16 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentOrTaskNotFound"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2867,12 +3063,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentOrTaskNotFound"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2917,12 +3117,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentOrTaskNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["StateConflictOrQuota"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2954,9 +3157,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3009,9 +3216,12 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            408: components["responses"]["TokenRequestRefused"];
             413: components["responses"]["TokenError"];
             415: components["responses"]["TokenError"];
+            417: components["responses"]["TokenRequestRefused"];
             429: components["responses"]["TokenRetryLater"];
+            431: components["responses"]["TokenRequestRefused"];
             500: components["responses"]["TokenError"];
             503: components["responses"]["TokenRetryLater"];
         };
@@ -3064,8 +3274,11 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3102,10 +3315,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["ApiValidationError"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3154,8 +3370,11 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3198,11 +3417,14 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3238,9 +3460,12 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3283,11 +3508,14 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3347,8 +3575,11 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3389,10 +3620,13 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiQuotaExceeded"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3452,8 +3686,11 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3492,10 +3729,13 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiQuotaExceeded"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3544,8 +3784,11 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3588,11 +3831,14 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3628,9 +3874,12 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3673,11 +3922,14 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3739,8 +3991,11 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3783,10 +4038,13 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflictOrQuota"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3835,8 +4093,11 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3874,9 +4135,12 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3921,11 +4185,14 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflictOrQuota"];
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3965,8 +4232,11 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4003,9 +4273,12 @@ export interface operations {
             };
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
+            408: components["responses"]["ApiRequestTimeout"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4036,7 +4309,10 @@ export interface operations {
             };
             400: components["responses"]["ApiValidationError"];
             403: components["responses"]["ApiForbidden"];
+            408: components["responses"]["ApiRequestTimeout"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4068,7 +4344,10 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            408: components["responses"]["ApiRequestTimeout"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4109,7 +4388,10 @@ export interface operations {
             };
             400: components["responses"]["ApiValidationError"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4158,7 +4440,10 @@ export interface operations {
             };
             400: components["responses"]["ApiValidationError"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4195,8 +4480,11 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4255,7 +4543,10 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4289,8 +4580,11 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4324,7 +4618,11 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getHomePage: {
@@ -4363,7 +4661,11 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["RequestRefused"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4390,7 +4692,11 @@ export interface operations {
                     "application/json": components["schemas"]["Liveness"];
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4416,7 +4722,11 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             /** @description Draining, or the database is down; take this instance out of rotation. */
             503: {
@@ -4450,7 +4760,11 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getSwaggerUi: {
@@ -4473,7 +4787,11 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getSwaggerUiAsset: {
@@ -4489,9 +4807,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["StaticFile"];
+            400: components["responses"]["RequestRefused"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getRedoc: {
@@ -4514,7 +4836,11 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getClientReadme: {
@@ -4537,7 +4863,11 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getRedocAsset: {
@@ -4553,9 +4883,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["StaticFile"];
+            400: components["responses"]["RequestRefused"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getPageAsset: {
@@ -4571,9 +4905,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["StaticFile"];
+            400: components["responses"]["RequestRefused"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getMetrics: {
@@ -4596,6 +4934,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             /** @description No `METRICS_TOKEN` is configured, so this listener does not serve metrics. */
             404: {
@@ -4617,6 +4956,9 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
 }
