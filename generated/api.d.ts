@@ -2229,9 +2229,10 @@ export interface components {
             };
         };
         /**
-         * @description The request did not arrive in time (`request_timeout`): its line and headers within
-         *     `HTTP_HEADERS_TIMEOUT_MS`, all of it within `HTTP_REQUEST_TIMEOUT_MS`. The connection is
-         *     closed after the answer.
+         * @description The request body did not arrive within `HTTP_REQUEST_TIMEOUT_MS` (`request_timeout`); the
+         *     connection is closed after the answer. Operations that read a body declare it. Headers that
+         *     do not end within `HTTP_HEADERS_TIMEOUT_MS` name no operation yet: that 408 is always in
+         *     this shape, whatever the path (`x-unrouted-responses`).
          */
         RequestTimeout: {
             headers: {
@@ -2290,9 +2291,10 @@ export interface components {
             };
         };
         /**
-         * @description The request did not arrive in time (`REQUEST_TIMEOUT`): its line and headers within
-         *     `HTTP_HEADERS_TIMEOUT_MS`, all of it within `HTTP_REQUEST_TIMEOUT_MS`. The connection is
-         *     closed after the answer.
+         * @description The request body did not arrive within `HTTP_REQUEST_TIMEOUT_MS` (`REQUEST_TIMEOUT`); the
+         *     connection is closed after the answer. Headers that do not end within
+         *     `HTTP_HEADERS_TIMEOUT_MS` name no operation yet: that 408 is the root surface's
+         *     `RequestTimeout` (`x-unrouted-responses`).
          */
         ApiRequestTimeout: {
             headers: {
@@ -2367,8 +2369,9 @@ export interface components {
         };
         /**
          * @description A request the HTTP parser refuses before the token endpoint runs, in RFC 6749's shape
-         *     (`invalid_request`): 408 (not received in time), 417 (an `Expect` other than
-         *     `100-continue`), 431 (headers over 16 KiB). The connection is closed after the answer.
+         *     (`invalid_request`): 408 (the body not received within `HTTP_REQUEST_TIMEOUT_MS`), 417 (an
+         *     `Expect` other than `100-continue`), 431 (headers over 16 KiB). The connection is closed
+         *     after the answer.
          */
         TokenRequestRefused: {
             headers: {
@@ -2634,7 +2637,6 @@ export interface operations {
             400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2725,7 +2727,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
-            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2812,7 +2813,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
-            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2923,7 +2923,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
-            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3024,7 +3023,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentOrTaskNotFound"];
-            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3067,7 +3065,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentOrTaskNotFound"];
-            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3159,7 +3156,6 @@ export interface operations {
             };
             400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
@@ -3274,7 +3270,6 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
-            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
@@ -3370,7 +3365,6 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
@@ -3460,7 +3454,6 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
@@ -3575,7 +3568,6 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
@@ -3686,7 +3678,6 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
-            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
@@ -3784,7 +3775,6 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
@@ -3874,7 +3864,6 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
@@ -3991,7 +3980,6 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
@@ -4093,7 +4081,6 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
@@ -4135,7 +4122,6 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
@@ -4232,7 +4218,6 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
-            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
@@ -4309,7 +4294,6 @@ export interface operations {
             };
             400: components["responses"]["ApiValidationError"];
             403: components["responses"]["ApiForbidden"];
-            408: components["responses"]["ApiRequestTimeout"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
@@ -4344,7 +4328,6 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
-            408: components["responses"]["ApiRequestTimeout"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
@@ -4388,7 +4371,6 @@ export interface operations {
             };
             400: components["responses"]["ApiValidationError"];
             404: components["responses"]["ApiNotFound"];
-            408: components["responses"]["ApiRequestTimeout"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
@@ -4440,7 +4422,6 @@ export interface operations {
             };
             400: components["responses"]["ApiValidationError"];
             404: components["responses"]["ApiNotFound"];
-            408: components["responses"]["ApiRequestTimeout"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
@@ -4480,7 +4461,6 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
-            408: components["responses"]["ApiRequestTimeout"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
@@ -4543,7 +4523,6 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            408: components["responses"]["ApiRequestTimeout"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
@@ -4580,7 +4559,6 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
-            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
@@ -4619,7 +4597,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["RequestRefused"];
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
@@ -4662,7 +4639,6 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["RequestRefused"];
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
@@ -4693,7 +4669,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["RequestRefused"];
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             431: components["responses"]["HeadersTooLarge"];
@@ -4723,7 +4698,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["RequestRefused"];
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             431: components["responses"]["HeadersTooLarge"];
@@ -4761,7 +4735,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["RequestRefused"];
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
@@ -4788,7 +4761,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["RequestRefused"];
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
@@ -4809,7 +4781,6 @@ export interface operations {
             200: components["responses"]["StaticFile"];
             400: components["responses"]["RequestRefused"];
             404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
@@ -4837,7 +4808,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["RequestRefused"];
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
@@ -4864,7 +4834,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["RequestRefused"];
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
@@ -4885,7 +4854,6 @@ export interface operations {
             200: components["responses"]["StaticFile"];
             400: components["responses"]["RequestRefused"];
             404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
@@ -4907,7 +4875,6 @@ export interface operations {
             200: components["responses"]["StaticFile"];
             400: components["responses"]["RequestRefused"];
             404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
@@ -4956,7 +4923,6 @@ export interface operations {
                     };
                 };
             };
-            408: components["responses"]["RequestTimeout"];
             417: components["responses"]["ExpectationFailed"];
             431: components["responses"]["HeadersTooLarge"];
         };

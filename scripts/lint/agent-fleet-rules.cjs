@@ -288,17 +288,18 @@ const InternalErrorResponse = requiredResponsesRule((operation, { ctx }) => {
 /**
  * `parser-refusal-responses`: every operation, whatever it answers, declares what a client meets
  * when Node's HTTP parser refuses its request before the operation runs: 400 (malformed, or
- * `Content-Length` with `Transfer-Encoding`), 408 (not received in time), 417 (an `Expect` other
- * than `100-continue`) and 431 (headers too large). A status only an `x-` extension declares is
- * one that clients and generated code never see.
+ * `Content-Length` with `Transfer-Encoding`), 417 (an `Expect` other than `100-continue`) and 431
+ * (headers too large); one that reads a body also 408 (the body not received in time; headers
+ * that never end name no operation, and are answered like a path no operation has). A status only
+ * an `x-` extension declares is one that clients and generated code never see.
  */
 const PARSER_REFUSALS = [
   { status: '400', why: 'the HTTP parser refuses a malformed request (or Content-Length with Transfer-Encoding) with 400' },
-  { status: '408', why: 'a request not received in time is answered 408' },
   { status: '417', why: 'an `Expect` other than 100-continue is answered 417' },
   { status: '431', why: 'request headers over the parser\'s limit are answered 431' },
 ];
-const ParserRefusalResponses = requiredResponsesRule(() => PARSER_REFUSALS);
+const BODY_TIMEOUT = { status: '408', why: 'an operation that reads a body answers 408 when the body does not arrive in time' };
+const ParserRefusalResponses = requiredResponsesRule((operation, { ctx }) => (hasRequestBody(ctx, operation) ? [...PARSER_REFUSALS, BODY_TIMEOUT] : PARSER_REFUSALS));
 
 /**
  * `error-response-schema`: every 4xx and 5xx response with a JSON body has its surface's error body

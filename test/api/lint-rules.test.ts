@@ -180,6 +180,11 @@ const PLANTS: Plant[] = [
   },
   {
     rule: 'agent-fleet/parser-refusal-responses',
+    when: 'an operation that reads a body declares no 408 for a body that does not arrive in time',
+    plant: (d) => remove(at(d, 'paths', '/api/v1/agents', 'post', 'responses'), '408'),
+  },
+  {
+    rule: 'agent-fleet/parser-refusal-responses',
     when: 'a page declares no 417 for an unsupported Expect',
     plant: (d) => remove(at(d, 'paths', '/login', 'get', 'responses'), '417'),
   },
