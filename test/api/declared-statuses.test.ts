@@ -29,6 +29,8 @@ const parameterNamed = (operation: Operation, where: string, wanted: string) => 
 const hasBody = (operation: Operation) => Object.keys(operation.operation.requestBody?.content ?? {}).length > 0;
 const takesJson = (operation: Operation) => Object.hasOwn(operation.operation.requestBody?.content ?? {}, 'application/json');
 const pathParameters = (operation: Operation) => operation.template.match(/\{[^}]+\}/g) ?? [];
+/** How the operation's surface refuses input that breaks the schema: 422 on the root surface, 400 under /api and at /token (a root 400 is only the HTTP parser's). */
+const schemaViolationOf = (operation: Operation) => (operation.template.startsWith('/api/') || operation.template === '/token' ? '400' : '422');
 
 /** A value for each path parameter from its schema: ids no resource has, names no provider or file has. */
 function samplePath(operation: Operation, last?: string): string {
@@ -84,12 +86,12 @@ const FAMILIES: Record<string, Family> = {
     }),
   },
   'when an operation gets an api-version it does not support, then it answers its schema violation (422 on the root surface, 400 under /api)': {
-    statusOf: (operation) => (!parameterNamed(operation, 'header', 'api-version') ? undefined : declares(operation, '422') ? '422' : '400'),
+    statusOf: (operation) => (parameterNamed(operation, 'header', 'api-version') ? schemaViolationOf(operation) : undefined),
     request: (operation, context) => validRequest(operation, context, { 'api-version': '0.0' }),
   },
   'when the query names a parameter the operation does not declare, then it answers its schema violation (422 on the root surface, 400 under /api)': {
     // Unless api.yaml lets the operation take any query parameter (a callback whose parameters the provider chooses).
-    statusOf: (operation) => ((operation.operation as Record<string, unknown>)['x-eov-allow-unknown-query-parameters'] === true ? undefined : declares(operation, '422') ? '422' : '400'),
+    statusOf: (operation) => ((operation.operation as Record<string, unknown>)['x-eov-allow-unknown-query-parameters'] === true ? undefined : schemaViolationOf(operation)),
     request: async (operation, context) => {
       const { path, options } = await validRequest(operation, context);
       return { path: `${path}?undeclared_parameter=1`, options };
