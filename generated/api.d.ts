@@ -884,27 +884,14 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description An agent on the conventions surface, in full: every field of `Agent`, and `tasks` with
-         *     `include=tasks`. What `fields` answers is an `AgentFieldset`.
+         * @description The agent: the one definition of each field an agent has. By itself it requires no field
+         *     and refuses none; each representation (`Agent`, `AgentResource`, `AgentFieldset`) composes
+         *     it with `allOf`, names the fields it requires and closes itself with
+         *     `unevaluatedProperties: false`. A field is added, changed or removed here, once, for every
+         *     operation of both surfaces.
          */
-        AgentResource: {
-            id: components["schemas"]["Id"];
-            /** @description The user who created the agent; null when an API key (service principal) did. */
-            owner_id: components["schemas"]["NullableId"];
-            name: components["schemas"]["AgentName"];
-            type: components["schemas"]["AgentType"];
-            status: components["schemas"]["AgentStatus"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            /** @description With `include=tasks`, the agent's 10 newest tasks, newest first. */
-            tasks?: components["schemas"]["TaskSummary"][];
-        };
-        /**
-         * @description What `fields=` answers for an agent (sparse fieldset): `id` always, the fields named, and `tasks` with `include=tasks`. Any field not named is
-         *     absent; a request without `fields` gets the full `AgentResource`.
-         */
-        AgentFieldset: {
-            id: components["schemas"]["Id"];
+        AgentEntity: {
+            id?: components["schemas"]["Id"];
             /** @description The user who created the agent; null when an API key (service principal) did. */
             owner_id?: components["schemas"]["NullableId"];
             name?: components["schemas"]["AgentName"];
@@ -912,34 +899,34 @@ export interface components {
             status?: components["schemas"]["AgentStatus"];
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
+        };
+        /** @description An agent (the specification's `AgentResponse`), in full; its fields are `AgentEntity`'s. */
+        Agent: WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at">;
+        /** @description What `include=` adds to an agent on the conventions surface. */
+        AgentIncludes: {
             /** @description With `include=tasks`, the agent's 10 newest tasks, newest first. */
             tasks?: components["schemas"]["TaskSummary"][];
         };
         /**
-         * @description A task on the conventions surface, in full: every field of `Task`. What `fields` answers
-         *     is a `TaskFieldset`.
+         * @description An agent on the conventions surface, in full: every field of `AgentEntity`, and `tasks` with
+         *     `include=tasks`. What `fields` answers is an `AgentFieldset`.
          */
-        TaskResource: {
-            id: components["schemas"]["Id"];
-            agent_id: components["schemas"]["Id"];
-            title: components["schemas"]["TaskTitle"];
-            description: components["schemas"]["TaskDescription"];
-            input: components["schemas"]["TaskInput"];
-            priority: components["schemas"]["TaskPriority"];
-            status: components["schemas"]["TaskStatus"];
-            result: components["schemas"]["TaskResult"];
-            error: components["schemas"]["TaskErrorText"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["NullableTimestamp"];
-            finished_at: components["schemas"]["NullableTimestamp"];
-        };
+        AgentResource: WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at"> & components["schemas"]["AgentIncludes"];
         /**
-         * @description What `fields=` answers for a task (sparse fieldset): `id` always and the fields named. Any field not named is
-         *     absent; a request without `fields` gets the full `TaskResource`.
+         * @description What `fields=` answers for an agent (sparse fieldset): `id` always, the fields named, and `tasks` with `include=tasks`. Any field not named is
+         *     absent; a request without `fields` gets the full `AgentResource`.
          */
-        TaskFieldset: {
-            id: components["schemas"]["Id"];
+        AgentFieldset: WithRequired<components["schemas"]["AgentEntity"], "id"> & components["schemas"]["AgentIncludes"];
+        /**
+         * @description The task: the one definition of each field a task has. By itself it requires no field and
+         *     refuses none; each representation (`Task`, `TaskResource`, `TaskFieldset`, `TaskSummary`)
+         *     composes it with `allOf`, names the fields it requires and closes itself with
+         *     `unevaluatedProperties: false`. A field is added, changed or removed here, once, for every
+         *     operation of both surfaces.
+         */
+        TaskEntity: {
+            id?: components["schemas"]["Id"];
+            /** @description The agent the task belongs to. */
             agent_id?: components["schemas"]["Id"];
             title?: components["schemas"]["TaskTitle"];
             description?: components["schemas"]["TaskDescription"];
@@ -953,81 +940,94 @@ export interface components {
             started_at?: components["schemas"]["NullableTimestamp"];
             finished_at?: components["schemas"]["NullableTimestamp"];
         };
+        /** @description A task, in full; its fields are `TaskEntity`'s. */
+        Task: WithRequired<components["schemas"]["TaskEntity"], "id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at">;
         /**
-         * @description A user on the conventions surface, in full: every field of `User`, and `posts` with
-         *     `include=posts`. What `fields` answers is a `UserFieldset`.
+         * @description A task on the conventions surface, in full: the same as `Task`. What `fields` answers is a
+         *     `TaskFieldset`.
          */
-        UserResource: {
-            id: components["schemas"]["Id"];
-            name: components["schemas"]["UserName"];
-            email: components["schemas"]["Email"];
-            age: components["schemas"]["NullableAge"];
-            role: components["schemas"]["UserRole"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            /** @description With `include=posts`, the user's 10 newest posts, newest first. */
-            posts?: components["schemas"]["PostSummary"][];
-        };
+        TaskResource: components["schemas"]["Task"];
         /**
-         * @description What `fields=` answers for a user (sparse fieldset): `id` always, the fields named, and `posts` with `include=posts`. Any field not named is
-         *     absent; a request without `fields` gets the full `UserResource`.
+         * @description What `fields=` answers for a task (sparse fieldset): `id` always and the fields named. Any field not named is
+         *     absent; a request without `fields` gets the full `TaskResource`.
          */
-        UserFieldset: {
-            id: components["schemas"]["Id"];
+        TaskFieldset: WithRequired<components["schemas"]["TaskEntity"], "id">;
+        /**
+         * @description A task as `include=tasks` embeds it: its state, without the description, input, result
+         *     or error that can make a task large (read the task itself for those), nor the `agent_id`
+         *     of the agent it is embedded in.
+         */
+        TaskSummary: {
+            agent_id?: never;
+            description?: never;
+            input?: never;
+            result?: never;
+            error?: never;
+        } & WithRequired<components["schemas"]["TaskEntity"], "id" | "title" | "status" | "priority" | "created_at" | "updated_at" | "started_at" | "finished_at">;
+        /**
+         * @description The user: the one definition of each field a user has (never the password or its hash).
+         *     By itself it requires no field and refuses none; each representation (`User`,
+         *     `UserResource`, `UserFieldset`) composes it with `allOf`, names the fields it requires and
+         *     closes itself with `unevaluatedProperties: false`.
+         */
+        UserEntity: {
+            id?: components["schemas"]["Id"];
             name?: components["schemas"]["UserName"];
             email?: components["schemas"]["Email"];
             age?: components["schemas"]["NullableAge"];
             role?: components["schemas"]["UserRole"];
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
+        };
+        /** @description A user, in full; its fields are `UserEntity`'s. */
+        User: WithRequired<components["schemas"]["UserEntity"], "id" | "name" | "email" | "age" | "role" | "created_at" | "updated_at">;
+        /** @description What `include=` adds to a user. */
+        UserIncludes: {
             /** @description With `include=posts`, the user's 10 newest posts, newest first. */
             posts?: components["schemas"]["PostSummary"][];
         };
         /**
-         * @description A task as `include=tasks` embeds it: its state, without the description, input, result
-         *     or error that can make a task large (read the task itself for those).
+         * @description A user on the conventions surface, in full: every field of `UserEntity`, and `posts` with
+         *     `include=posts`. What `fields` answers is a `UserFieldset`.
          */
-        TaskSummary: {
-            id: components["schemas"]["Id"];
-            title: components["schemas"]["TaskTitle"];
-            status: components["schemas"]["TaskStatus"];
-            priority: components["schemas"]["TaskPriority"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["NullableTimestamp"];
-            finished_at: components["schemas"]["NullableTimestamp"];
-        };
-        /** @description A post as `include=posts` embeds it, without its body (list the user's posts for that). */
-        PostSummary: {
-            id: components["schemas"]["Id"];
-            title: components["schemas"]["PostTitle"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-        };
+        UserResource: WithRequired<components["schemas"]["UserEntity"], "id" | "name" | "email" | "age" | "role" | "created_at" | "updated_at"> & components["schemas"]["UserIncludes"];
         /**
-         * @description A post on the conventions surface, in full: every field of `Post`. What `fields` answers
-         *     is a `PostFieldset`.
+         * @description What `fields=` answers for a user (sparse fieldset): `id` always, the fields named, and `posts` with `include=posts`. Any field not named is
+         *     absent; a request without `fields` gets the full `UserResource`.
          */
-        PostResource: {
-            id: components["schemas"]["Id"];
-            user_id: components["schemas"]["Id"];
-            title: components["schemas"]["PostTitle"];
-            body: components["schemas"]["PostBody"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-        };
+        UserFieldset: WithRequired<components["schemas"]["UserEntity"], "id"> & components["schemas"]["UserIncludes"];
         /**
-         * @description What `fields=` answers for a post (sparse fieldset): `id` always and the fields named. Any field not named is
-         *     absent; a request without `fields` gets the full `PostResource`.
+         * @description The post: the one definition of each field a post has. By itself it requires no field and
+         *     refuses none; each representation (`Post`, `PostResource`, `PostFieldset`, `PostSummary`)
+         *     composes it with `allOf`, names the fields it requires and closes itself with
+         *     `unevaluatedProperties: false`.
          */
-        PostFieldset: {
-            id: components["schemas"]["Id"];
+        PostEntity: {
+            id?: components["schemas"]["Id"];
+            /** @description The post's author. */
             user_id?: components["schemas"]["Id"];
             title?: components["schemas"]["PostTitle"];
             body?: components["schemas"]["PostBody"];
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
         };
+        /** @description A post, in full; its fields are `PostEntity`'s. */
+        Post: WithRequired<components["schemas"]["PostEntity"], "id" | "user_id" | "title" | "body" | "created_at" | "updated_at">;
+        /**
+         * @description A post on the conventions surface, in full: the same as `Post`. What `fields` answers is a
+         *     `PostFieldset`.
+         */
+        PostResource: components["schemas"]["Post"];
+        /**
+         * @description What `fields=` answers for a post (sparse fieldset): `id` always and the fields named. Any field not named is
+         *     absent; a request without `fields` gets the full `PostResource`.
+         */
+        PostFieldset: WithRequired<components["schemas"]["PostEntity"], "id">;
+        /** @description A post as `include=posts` embeds it, without its body (list the user's posts for that) nor the `user_id` of the user it is embedded in. */
+        PostSummary: {
+            user_id?: never;
+            body?: never;
+        } & WithRequired<components["schemas"]["PostEntity"], "id" | "title" | "created_at" | "updated_at">;
         AgentItem: {
             /** @description The agent: in full, or only the `fields` asked for. */
             data: components["schemas"]["AgentResource"] | components["schemas"]["AgentFieldset"];
@@ -1083,14 +1083,6 @@ export interface components {
             page: number;
             /** @description The page size that applied. */
             limit: number;
-        };
-        Post: {
-            id: components["schemas"]["Id"];
-            user_id: components["schemas"]["Id"];
-            title: components["schemas"]["PostTitle"];
-            body: components["schemas"]["PostBody"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
         };
         PostCreate: {
             title: components["schemas"]["PostTitle"];
@@ -1295,17 +1287,6 @@ export interface components {
             type?: components["schemas"]["AgentType"];
             status?: components["schemas"]["AgentStatus"];
         };
-        /** @description An agent (the specification's `AgentResponse`). */
-        Agent: {
-            id: components["schemas"]["Id"];
-            /** @description The user who created the agent; null when an API key (service principal) did. */
-            owner_id: components["schemas"]["NullableId"];
-            name: components["schemas"]["AgentName"];
-            type: components["schemas"]["AgentType"];
-            status: components["schemas"]["AgentStatus"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-        };
         /**
          * @description See the `tasks` tag for the transitions.
          * @enum {string}
@@ -1337,22 +1318,6 @@ export interface components {
             result?: unknown;
             /** @description Why the task failed; only with `status` `failed`. */
             error?: string;
-        };
-        Task: {
-            id: components["schemas"]["Id"];
-            agent_id: components["schemas"]["Id"];
-            title: components["schemas"]["TaskTitle"];
-            description: components["schemas"]["TaskDescription"];
-            input: components["schemas"]["TaskInput"];
-            priority: components["schemas"]["TaskPriority"];
-            status: components["schemas"]["TaskStatus"];
-            /** @description The outcome reported with `succeeded` (any JSON value), else null. */
-            result: components["schemas"]["TaskResult"];
-            error: components["schemas"]["TaskErrorText"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["NullableTimestamp"];
-            finished_at: components["schemas"]["NullableTimestamp"];
         };
         /** @description RFC 6749 section 4.3.2. Unknown parameters are ignored, as the RFC requires. */
         TokenRequest: {
@@ -1430,15 +1395,6 @@ export interface components {
             password: components["schemas"]["Password"];
             /** @description The user's age in years (0 to 150); optional. */
             age?: number;
-        };
-        User: {
-            id: components["schemas"]["Id"];
-            name: components["schemas"]["UserName"];
-            email: components["schemas"]["Email"];
-            age: components["schemas"]["NullableAge"];
-            role: components["schemas"]["UserRole"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
         };
         UserEnvelope: {
             /** @description The user. */
@@ -2260,12 +2216,10 @@ export interface components {
             };
         };
         /**
-         * @description A request Node's HTTP parser refuses before any operation is chosen: 400 (malformed
-         *     request line or headers, `Content-Length` together with `Transfer-Encoding`), 408 (not
-         *     received in time), 417 (an `Expect` other than `100-continue`), 431 (headers over the
-         *     limit). A method Node does not know is answered like any method the path lacks (405 with
-         *     `Allow`, or 404). The body has the shape of the surface the request target names, the
-         *     connection is closed, and `X-Request-ID` names the log line.
+         * @description A request Node's HTTP parser refuses before any operation runs (`validation_error`): a
+         *     malformed request line or header, `Content-Length` together with `Transfer-Encoding`, an
+         *     invalid `Content-Length`. The connection is closed after the answer; `X-Request-ID` names
+         *     the log line.
          */
         RequestRefused: {
             headers: {
@@ -2273,9 +2227,178 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "validation_error",
+                 *       "message": "Content-Length and Transfer-Encoding must not both be sent"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"] & {
-                    /** @enum {unknown} */
-                    error?: "validation_error" | "request_timeout" | "expectation_failed" | "headers_too_large";
+                    /** @constant */
+                    error?: "validation_error";
+                };
+            };
+        };
+        /**
+         * @description The request body did not arrive within `HTTP_REQUEST_TIMEOUT_MS` (`request_timeout`); the
+         *     connection is closed after the answer. Operations that read a body declare it. Headers that
+         *     do not end within `HTTP_HEADERS_TIMEOUT_MS` name no operation yet: that 408 is always in
+         *     this shape, whatever the path (`x-unrouted-responses`).
+         */
+        RequestTimeout: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "request_timeout",
+                 *       "message": "The request was not received in time"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "request_timeout";
+                };
+            };
+        };
+        /** @description An `Expect` header other than `100-continue` (`expectation_failed`), answered before any operation runs; the connection is closed after the answer. */
+        ExpectationFailed: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "expectation_failed",
+                 *       "message": "Only Expect 100-continue is supported"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "expectation_failed";
+                };
+            };
+        };
+        /** @description The request line and headers exceed the HTTP parser's limit, 16 KiB (`headers_too_large`), answered before any operation runs; the connection is closed after the answer. */
+        HeadersTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "headers_too_large",
+                 *       "message": "Request headers are too large"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "headers_too_large";
+                };
+            };
+        };
+        /**
+         * @description The request body did not arrive within `HTTP_REQUEST_TIMEOUT_MS` (`REQUEST_TIMEOUT`); the
+         *     connection is closed after the answer. Headers that do not end within
+         *     `HTTP_HEADERS_TIMEOUT_MS` name no operation yet: that 408 is the root surface's
+         *     `RequestTimeout` (`x-unrouted-responses`).
+         */
+        ApiRequestTimeout: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "REQUEST_TIMEOUT",
+                 *         "message": "The request was not received in time",
+                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "REQUEST_TIMEOUT";
+                    };
+                };
+            };
+        };
+        /** @description An `Expect` header other than `100-continue` (`EXPECTATION_FAILED`), answered before any operation runs; the connection is closed after the answer. */
+        ApiExpectationFailed: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "EXPECTATION_FAILED",
+                 *         "message": "Only Expect 100-continue is supported",
+                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "EXPECTATION_FAILED";
+                    };
+                };
+            };
+        };
+        /** @description The request line and headers exceed the HTTP parser's limit, 16 KiB (`HEADERS_TOO_LARGE`), answered before any operation runs; the connection is closed after the answer. */
+        ApiHeadersTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "HEADERS_TOO_LARGE",
+                 *         "message": "Request headers are too large",
+                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: components["schemas"]["ApiErrorObject"] & {
+                        /** @constant */
+                        code?: "HEADERS_TOO_LARGE";
+                    };
+                };
+            };
+        };
+        /**
+         * @description A request the HTTP parser refuses before the token endpoint runs, in RFC 6749's shape
+         *     (`invalid_request`): 408 (the body not received within `HTTP_REQUEST_TIMEOUT_MS`), 417 (an
+         *     `Expect` other than `100-continue`), 431 (headers over 16 KiB). The connection is closed
+         *     after the answer.
+         */
+        TokenRequestRefused: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_request",
+                 *       "error_description": "Request headers are too large"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"] & {
+                    /** @constant */
+                    error?: "invalid_request";
                 };
             };
         };
@@ -2522,11 +2645,14 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             412: components["responses"]["PreconditionFailed"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2561,11 +2687,14 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["QuotaExceeded"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2605,12 +2734,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
             412: components["responses"]["PreconditionFailed"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2649,11 +2781,14 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2685,12 +2820,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
             412: components["responses"]["PreconditionFailed"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2733,12 +2871,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["StateConflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2789,12 +2930,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
             412: components["responses"]["PreconditionFailed"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2837,11 +2981,14 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["StateConflictOrQuota"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2883,12 +3030,15 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentOrTaskNotFound"];
             412: components["responses"]["PreconditionFailed"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2922,12 +3072,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentOrTaskNotFound"];
             412: components["responses"]["PreconditionFailed"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2972,12 +3125,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentOrTaskNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["StateConflictOrQuota"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3009,9 +3165,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3066,9 +3225,12 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            408: components["responses"]["TokenRequestRefused"];
             413: components["responses"]["TokenError"];
             415: components["responses"]["TokenError"];
+            417: components["responses"]["TokenRequestRefused"];
             429: components["responses"]["TokenRetryLater"];
+            431: components["responses"]["TokenRequestRefused"];
             500: components["responses"]["TokenError"];
             503: components["responses"]["TokenRetryLater"];
         };
@@ -3122,7 +3284,9 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3159,10 +3323,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["ApiValidationError"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3212,7 +3379,9 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3255,11 +3424,14 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3297,7 +3469,9 @@ export interface operations {
             404: components["responses"]["ApiNotFound"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3340,11 +3514,14 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3405,7 +3582,9 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3446,10 +3625,13 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiQuotaExceeded"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3510,7 +3692,9 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3549,10 +3733,13 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiQuotaExceeded"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3602,7 +3789,9 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3645,11 +3834,14 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3687,7 +3879,9 @@ export interface operations {
             404: components["responses"]["ApiNotFound"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3730,11 +3924,14 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3797,7 +3994,9 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3840,10 +4039,13 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflictOrQuota"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3893,7 +4095,9 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3933,7 +4137,9 @@ export interface operations {
             404: components["responses"]["ApiNotFound"];
             409: components["responses"]["ApiConflict"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -3978,11 +4184,14 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflictOrQuota"];
             412: components["responses"]["ApiPreconditionFailed"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4023,7 +4232,9 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4060,9 +4271,12 @@ export interface operations {
             };
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
+            408: components["responses"]["ApiRequestTimeout"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4093,7 +4307,9 @@ export interface operations {
             };
             400: components["responses"]["ApiValidationError"];
             403: components["responses"]["ApiForbidden"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4125,7 +4341,9 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4166,7 +4384,9 @@ export interface operations {
             };
             400: components["responses"]["ApiValidationError"];
             404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4215,7 +4435,9 @@ export interface operations {
             };
             400: components["responses"]["ApiValidationError"];
             404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4253,7 +4475,9 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4312,7 +4536,9 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4347,7 +4573,9 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             409: components["responses"]["ApiConflict"];
+            417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
             503: components["responses"]["ApiServiceUnavailable"];
         };
@@ -4381,7 +4609,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getHomePage: {
@@ -4420,7 +4651,10 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["RequestRefused"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4447,7 +4681,10 @@ export interface operations {
                     "application/json": components["schemas"]["Liveness"];
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4473,7 +4710,10 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             /** @description Draining, or the database is down; take this instance out of rotation. */
             503: {
@@ -4507,7 +4747,10 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getSwaggerUi: {
@@ -4530,7 +4773,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getSwaggerUiAsset: {
@@ -4546,9 +4792,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["StaticFile"];
+            400: components["responses"]["RequestRefused"];
             404: components["responses"]["NotFound"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getRedoc: {
@@ -4571,7 +4820,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getClientReadme: {
@@ -4594,7 +4846,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["RequestRefused"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getRedocAsset: {
@@ -4610,9 +4865,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["StaticFile"];
+            400: components["responses"]["RequestRefused"];
             404: components["responses"]["NotFound"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getPageAsset: {
@@ -4628,9 +4886,12 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["StaticFile"];
+            400: components["responses"]["RequestRefused"];
             404: components["responses"]["NotFound"];
+            417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getMetrics: {
@@ -4653,6 +4914,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
             /** @description No `METRICS_TOKEN` is configured, so this listener does not serve metrics. */
             404: {
@@ -4674,6 +4936,11 @@ export interface operations {
                     };
                 };
             };
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

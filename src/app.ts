@@ -142,9 +142,10 @@ export function buildApp({
     const deprecation = deprecationHeadersOf(operation.operation, operation.operationId);
     const declares = (status: string) => operation.operation.responses?.[status] !== undefined;
     // What the contract lets an operation answer decides its chain (rate limits: isRateLimited); one
-    // that declares no 400 or 422 (the pages and documents people and tools open) has no input to
-    // refuse, whatever its query string holds.
-    const validates = declares('400') || declares('422');
+    // that declares no schema violation (the pages and documents people and tools open) has no
+    // input to refuse, whatever its query string holds. The root surface refuses input with 422: its
+    // 400 is only what the HTTP parser refuses, which every operation declares.
+    const validates = declares(operation.route.surface === 'root' ? '422' : '400');
     const steps: Array<Step | undefined> = [
       isRateLimited(operation.operation) ? (operation.route.surface === 'api' ? limiters.api : limiters.root) : undefined,
       authenticateFor(operation.operation.security ?? defaultSecurity, authentication),

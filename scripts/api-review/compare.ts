@@ -98,6 +98,7 @@ function canonicalize(node: unknown, withDocumentation: boolean, parentKey = '')
     }
     out[key] = canonicalize(value, withDocumentation, isNameMap ? '' : key);
   }
+  if (!isNameMap) closeLikeAdditionalProperties(out);
   if (!isNameMap && 'const' in out) {
     const single = out.const;
     const same = (value: unknown) => JSON.stringify(value) === JSON.stringify(single);
@@ -105,6 +106,26 @@ function canonicalize(node: unknown, withDocumentation: boolean, parentKey = '')
     delete out.const;
   }
   return out;
+}
+
+/** Keywords that let a schema evaluate properties beyond its own `properties` and `patternProperties`. */
+const APPLICATORS = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', '$ref', '$dynamicRef'];
+
+/**
+ * api.yaml composes each representation from its entity (`allOf: [$ref TaskEntity]`) and closes it
+ * with `unevaluatedProperties: false`. Once allOf is merged and every $ref inlined, nothing else
+ * evaluates properties, and that is exactly `additionalProperties: false`: spelled so, a composed
+ * schema reads as the flat one it replaced. A property declared `false` (a summary leaving a field
+ * out) then says no more than its absence.
+ */
+function closeLikeAdditionalProperties(schema: Record<string, unknown>): void {
+  if (!('unevaluatedProperties' in schema) || 'additionalProperties' in schema || APPLICATORS.some((keyword) => keyword in schema)) return;
+  schema.additionalProperties = schema.unevaluatedProperties;
+  delete schema.unevaluatedProperties;
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  if (schema.additionalProperties !== false || !properties || typeof properties !== 'object') return;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  for (const [name, property] of Object.entries(properties)) if (property === false && !required.has(name)) delete properties[name];
 }
 
 /** Both sides in the normal form described above; components other than security schemes are gone once inlined. */

@@ -286,6 +286,22 @@ const InternalErrorResponse = requiredResponsesRule((operation, { ctx }) => {
 });
 
 /**
+ * `parser-refusal-responses`: every operation, whatever it answers, declares what a client meets
+ * when Node's HTTP parser refuses its request before the operation runs: 400 (malformed, or
+ * `Content-Length` with `Transfer-Encoding`), 417 (an `Expect` other than `100-continue`) and 431
+ * (headers too large); one that reads a body also 408 (the body not received in time; headers
+ * that never end name no operation, and are answered like a path no operation has). A status only
+ * an `x-` extension declares is one that clients and generated code never see.
+ */
+const PARSER_REFUSALS = [
+  { status: '400', why: 'the HTTP parser refuses a malformed request (or Content-Length with Transfer-Encoding) with 400' },
+  { status: '417', why: 'an `Expect` other than 100-continue is answered 417' },
+  { status: '431', why: 'request headers over the parser\'s limit are answered 431' },
+];
+const BODY_TIMEOUT = { status: '408', why: 'an operation that reads a body answers 408 when the body does not arrive in time' };
+const ParserRefusalResponses = requiredResponsesRule((operation, { ctx }) => (hasRequestBody(ctx, operation) ? [...PARSER_REFUSALS, BODY_TIMEOUT] : PARSER_REFUSALS));
+
+/**
  * `error-response-schema`: every 4xx and 5xx response with a JSON body has its surface's error body
  * (see SURFACES), whatever the operation's other media types.
  */
@@ -456,10 +472,88 @@ function SchemaPropertyDescription() {
         if (!schema.properties || typeof schema.properties !== 'object') return;
         const inherited = narrowing.get(schema) || new Set();
         for (const [name, property] of Object.entries(schema.properties)) {
-          if (inherited.has(name) || isDescribed(ctx, property)) continue;
+          // `false` says the field is never there (a summary leaves it out): nothing to describe.
+          if (property === false || inherited.has(name) || isDescribed(ctx, property)) continue;
           ctx.report({
             message: `Property \`${name}\` has no description (give it one, or give the schema it refers to one).`,
             location: ctx.location.child(['properties', name]).key(),
+          });
+        }
+      },
+    },
+  };
+}
+
+/** `#/components/schemas/TaskEntity` → `Task`; undefined for any other place. */
+function entityAt(pointer) {
+  const match = /^#\/components\/schemas\/([A-Za-z0-9]+)Entity$/.exec(pointer);
+  return match ? match[1] : undefined;
+}
+
+/**
+ * `entity-defined-once`: each entity's fields are defined once, in its `<Name>Entity` schema, and
+ * every representation of it (the root surface's, the conventions surface's full resource, its
+ * sparse fieldset, the summary an include embeds) composes that schema. A field copied into a
+ * second schema is one a reviewer can change in one place and not the other, and api:diff then
+ * reports the change on some operations only. A schema with an `id` describes an entity, so only
+ * an entity schema may declare `id`.
+ */
+function EntityDefinedOnce() {
+  return {
+    Schema: {
+      enter(schema, ctx) {
+        const properties = schema.properties;
+        if (!properties || typeof properties !== 'object' || properties.id === undefined || properties.id === false) return;
+        if (entityAt(ctx.location.pointer)) return;
+        ctx.report({
+          message:
+            'Only an entity schema (`components/schemas/<Name>Entity`) declares `id`: a representation composes its entity (`allOf: [$ref: <Name>Entity]`, the fields it requires, `unevaluatedProperties: false`) instead of copying its fields.',
+          location: ctx.location.child(['properties', 'id']).key(),
+        });
+      },
+    },
+  };
+}
+
+/** The property names a schema declares itself or through the members of its allOf (followed through `$ref`). */
+function declaredProperties(ctx, raw, depth = 0) {
+  const names = new Set();
+  const schema = deref(ctx, raw);
+  if (!schema || typeof schema !== 'object' || depth > 20) return names;
+  for (const [name, property] of Object.entries(schema.properties || {})) if (property !== false) names.add(name);
+  for (const member of schema.allOf || []) for (const name of declaredProperties(ctx, member, depth + 1)) names.add(name);
+  if (typeof schema.$ref === 'string') for (const name of declaredProperties(ctx, ctx.resolve(schema).node, depth + 1)) names.add(name);
+  return names;
+}
+
+/**
+ * `required-properties-declared`: every name an object schema requires is a property it declares,
+ * itself, through the entity it composes, or through a sibling of the allOf it is a member of.
+ * Removing a field from an entity leaves the representations that required it unsatisfiable (the
+ * field is both required and refused); this names each one.
+ */
+function RequiredPropertiesDeclared() {
+  // Inline allOf members → the names their siblings declare.
+  const siblings = new WeakMap();
+  return {
+    Schema: {
+      enter(schema, ctx) {
+        if (Array.isArray(schema.allOf)) {
+          for (const member of schema.allOf) {
+            if (!member || typeof member !== 'object' || member.$ref) continue;
+            const names = new Set(Object.keys(schema.properties || {}));
+            for (const other of schema.allOf) if (other !== member) for (const name of declaredProperties(ctx, other)) names.add(name);
+            siblings.set(member, names);
+          }
+        }
+        if (!Array.isArray(schema.required) || (!schema.properties && !schema.allOf && !siblings.has(schema))) return;
+        const declared = declaredProperties(ctx, schema);
+        for (const name of siblings.get(schema) || []) declared.add(name);
+        for (const name of schema.required) {
+          if (declared.has(name)) continue;
+          ctx.report({
+            message: `\`${name}\` is required but no property declares it (a field removed from an entity is removed from the representations that require it too).`,
+            location: ctx.location.child(['required']),
           });
         }
       },
@@ -479,9 +573,12 @@ module.exports = function agentFleetPlugin() {
         'not-found-response': NotFoundResponse,
         'rate-limit-response': RateLimitResponse,
         'internal-error-response': InternalErrorResponse,
+        'parser-refusal-responses': ParserRefusalResponses,
         'error-response-schema': ErrorResponseSchema,
         'collection-pagination': CollectionPagination,
         'schema-property-description': SchemaPropertyDescription,
+        'entity-defined-once': EntityDefinedOnce,
+        'required-properties-declared': RequiredPropertiesDeclared,
       },
     },
   };

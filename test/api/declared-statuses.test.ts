@@ -3,6 +3,8 @@ import { loadContract, type Contract, type ObservedResponse, type Operation } fr
 import { flattenSchema, type Schema } from '../support/fuzzer/values';
 import { describeEachDatabase, startTestApp, testConfig, type TestApp } from '../support/harness';
 import { isValid, samplesOf } from '../support/spec-drift/samples';
+import { sendRaw } from '../support/raw-http';
+import { recordServerAnswer } from '../support/status-coverage/recorder';
 import { UNREACHABLE, unreachableKey } from '../support/status-coverage/unreachable';
 import { apiKeyHeadersOf, isPublic, show, SpecClient, SpecFailure, type Exchange, type Resolved, type SendOptions, type Session } from '../support/spec-drift/spec-client';
 
@@ -27,6 +29,8 @@ const parameterNamed = (operation: Operation, where: string, wanted: string) => 
 const hasBody = (operation: Operation) => Object.keys(operation.operation.requestBody?.content ?? {}).length > 0;
 const takesJson = (operation: Operation) => Object.hasOwn(operation.operation.requestBody?.content ?? {}, 'application/json');
 const pathParameters = (operation: Operation) => operation.template.match(/\{[^}]+\}/g) ?? [];
+/** How the operation's surface refuses input that breaks the schema: 422 on the root surface, 400 under /api and at /token (a root 400 is only the HTTP parser's). */
+const schemaViolationOf = (operation: Operation) => (operation.template.startsWith('/api/') || operation.template === '/token' ? '400' : '422');
 
 /** A value for each path parameter from its schema: ids no resource has, names no provider or file has. */
 function samplePath(operation: Operation, last?: string): string {
@@ -82,12 +86,12 @@ const FAMILIES: Record<string, Family> = {
     }),
   },
   'when an operation gets an api-version it does not support, then it answers its schema violation (422 on the root surface, 400 under /api)': {
-    statusOf: (operation) => (!parameterNamed(operation, 'header', 'api-version') ? undefined : declares(operation, '422') ? '422' : '400'),
+    statusOf: (operation) => (parameterNamed(operation, 'header', 'api-version') ? schemaViolationOf(operation) : undefined),
     request: (operation, context) => validRequest(operation, context, { 'api-version': '0.0' }),
   },
   'when the query names a parameter the operation does not declare, then it answers its schema violation (422 on the root surface, 400 under /api)': {
     // Unless api.yaml lets the operation take any query parameter (a callback whose parameters the provider chooses).
-    statusOf: (operation) => ((operation.operation as Record<string, unknown>)['x-eov-allow-unknown-query-parameters'] === true ? undefined : declares(operation, '422') ? '422' : '400'),
+    statusOf: (operation) => ((operation.operation as Record<string, unknown>)['x-eov-allow-unknown-query-parameters'] === true ? undefined : schemaViolationOf(operation)),
     request: async (operation, context) => {
       const { path, options } = await validRequest(operation, context);
       return { path: `${path}?undeclared_parameter=1`, options };
@@ -222,6 +226,47 @@ describeEachDatabase(
         expect(mismatches(contract, produced)).toEqual([]);
       });
     }
+
+    /** Raw requests on every operation's path, each with the answer the contract oracle gives it. */
+    async function refusedOnEveryOperation(baseUrl: string, status: string, request: (operation: Operation, path: string) => string): Promise<string[]> {
+      const operations = contract.operations.filter((operation) => declares(operation, status) && operation.method !== 'HEAD');
+      const answers = await Promise.all(
+        operations.map(async (operation) => {
+          const path = samplePath(operation);
+          const res = await sendRaw(baseUrl, request(operation, path));
+          recordServerAnswer(operation.method, path, res.status);
+          if (String(res.status) !== status) return [`${name(operation)}: answered ${res.status}, not ${status}: ${res.body.slice(0, 200)}`];
+          if (res.headers.connection !== 'close') return [`${name(operation)}: ${status} without Connection: close`];
+          const verdict = contract.check({ method: operation.method, target: path, status: res.status, headers: res.headers, body: Buffer.from(res.body) });
+          return verdict.ok ? [] : [`${name(operation)}: ${verdict.reason} ${verdict.errors.join('; ')}`];
+        }),
+      );
+      expect(operations.length).toBeGreaterThan(0);
+      return answers.flat();
+    }
+
+    it.each([
+      ['Content-Length together with Transfer-Encoding', '400', (operation: Operation, path: string) => `${operation.method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`],
+      ['an Expect other than 100-continue', '417', (operation: Operation, path: string) => `${operation.method} ${path} HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n`],
+      ['headers over the limit', '431', (operation: Operation, path: string) => `${operation.method} ${path} HTTP/1.1\r\nHost: x\r\nX-Padding: ${'x'.repeat(20_000)}\r\n\r\n`],
+    ])('when a request carries %s, then every operation answers %s as it declares it, and closes the connection', async (_what, status, request) => {
+      expect(await refusedOnEveryOperation(await get().listen(), status, request)).toEqual([]);
+    });
+
+    it('when a body does not arrive in time, then every operation that reads one answers 408 as it declares it, and closes the connection', async () => {
+      const base = testConfig();
+      const impatient = await startTestApp(kind, { logLevel: 'silent', http: { ...base.http, headersTimeoutMs: 1000, requestTimeoutMs: 1000 } });
+      try {
+        // Signed in (the body is read once the credential passes): headers that promise a body, then part of it and nothing more.
+        const problems = await refusedOnEveryOperation(await impatient.listen(), '408', (operation, path) => {
+          const contentType = Object.keys(operation.operation.requestBody?.content ?? {})[0] ?? 'application/json';
+          return `${operation.method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${impatient.user.token}\r\nContent-Type: ${contentType}\r\nContent-Length: 100\r\n\r\n{"na`;
+        });
+        expect(problems).toEqual([]);
+      } finally {
+        await impatient.close();
+      }
+    });
 
     it('when the rate limit is spent, then every limited operation answers 429 with Retry-After', async () => {
       const base = testConfig();

@@ -9,10 +9,13 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 
 // What api.yaml promises consumers of the generated types, checked by the compiler (`npm run typecheck`).
-const fullAgentKeys: Same<RequiredKeys<Schemas['AgentResource']>, 'id' | 'owner_id' | 'name' | 'type' | 'status' | 'created_at' | 'updated_at'> = true;
-const fullTaskKeys: Same<RequiredKeys<Schemas['TaskResource']>, keyof Schemas['Task']> = true;
-const fullUserKeys: Same<RequiredKeys<Schemas['UserResource']>, keyof Schemas['User']> = true;
-const fullPostKeys: Same<RequiredKeys<Schemas['PostResource']>, keyof Schemas['Post']> = true;
+// A full representation requires every field of its entity (the one schema each field is defined in).
+const fullAgentKeys: Same<RequiredKeys<Schemas['AgentResource']>, keyof Schemas['AgentEntity']> = true;
+const fullTaskKeys: Same<RequiredKeys<Schemas['TaskResource']>, keyof Schemas['TaskEntity']> = true;
+const fullUserKeys: Same<RequiredKeys<Schemas['UserResource']>, keyof Schemas['UserEntity']> = true;
+const fullPostKeys: Same<RequiredKeys<Schemas['PostResource']>, keyof Schemas['PostEntity']> = true;
+const rootAgentKeys: Same<RequiredKeys<Schemas['Agent']>, keyof Schemas['AgentEntity']> = true;
+const rootTaskKeys: Same<RequiredKeys<Schemas['Task']>, keyof Schemas['TaskEntity']> = true;
 const sparseKeys: Same<RequiredKeys<Schemas['AgentFieldset'] | Schemas['TaskFieldset'] | Schemas['UserFieldset'] | Schemas['PostFieldset']>, 'id'> = true;
 const itemUnion: Same<Schemas['AgentItem']['data'], Schemas['AgentResource'] | Schemas['AgentFieldset']> = true;
 const pageUnion: Same<Schemas['PostCollection']['data'][number], Schemas['PostResource'] | Schemas['PostFieldset']> = true;
@@ -102,4 +105,4 @@ describeEachDatabase('full and sparse representations on /api/v1', (get) => {
   });
 });
 
-export const typeChecks = [fullAgentKeys, fullTaskKeys, fullUserKeys, fullPostKeys, sparseKeys, itemUnion, pageUnion];
+export const typeChecks = [fullAgentKeys, fullTaskKeys, fullUserKeys, fullPostKeys, rootAgentKeys, rootTaskKeys, sparseKeys, itemUnion, pageUnion];

@@ -48,8 +48,8 @@ const BREAKING: Case[] = [
   {
     kind: 'a removed response property',
     plant: (d) => {
-      delete d.components.schemas.Agent.properties.owner_id;
-      d.components.schemas.Agent.required = d.components.schemas.Agent.required.filter((name: string) => name !== 'owner_id');
+      delete d.components.schemas.AgentEntity.properties.owner_id;
+      for (const name of ['Agent', 'AgentResource']) d.components.schemas[name].required = d.components.schemas[name].required.filter((field: string) => field !== 'owner_id');
     },
     expected: { operation: 'GET /agents/{agent_id}', direction: 'response', where: '200 response: owner_id', rules: ['property-removed'] },
   },
@@ -128,7 +128,7 @@ const COMPATIBLE: (Case & { expected: { category: ApiChange['category'] } })[] =
   },
   {
     kind: 'an added response property',
-    plant: (d) => (d.components.schemas.Task.properties.tags = { type: 'array', items: { type: 'string' } }),
+    plant: (d) => (d.components.schemas.TaskEntity.properties.tags = { type: 'array', items: { type: 'string' } }),
     expected: { category: 'non-breaking', impact: 'minor', operation: 'GET /agents/{agent_id}/tasks/{task_id}', where: '200 response: tags' },
   },
   {
@@ -137,8 +137,8 @@ const COMPATIBLE: (Case & { expected: { category: ApiChange['category'] } })[] =
     expected: { category: 'non-breaking', operation: 'GET /agents', where: 'query parameter `limit`', direction: 'request', message: '`maximum` changed from 1000 to 2000' },
   },
   {
-    kind: 'a tightened response constraint (Task.priority at most 5)',
-    plant: (d) => (d.components.schemas.Task.properties.priority = { type: 'integer', minimum: 0, maximum: 5 }),
+    kind: 'a tightened response constraint (the task entity\'s priority at most 5)',
+    plant: (d) => (d.components.schemas.TaskEntity.properties.priority = { type: 'integer', minimum: 0, maximum: 5 }),
     expected: { category: 'non-breaking', operation: 'GET /agents/{agent_id}/tasks/{task_id}', where: '200 response: priority', direction: 'response' },
   },
   {
@@ -214,6 +214,32 @@ describe('api:diff classifies planted changes', () => {
     expect(comparison.changes).toEqual([]);
     expect(comparison.requiredBump).toBe('none');
     expect(comparison.gate).toEqual({ passed: true, reason: 'no changes' });
+  });
+});
+
+/** Every operation that answers a task, whole or embedded: both surfaces read the one task entity. */
+const TASK_READERS = [
+  'GET /agents/{agent_id}/tasks',
+  'POST /agents/{agent_id}/tasks',
+  'GET /agents/{agent_id}/tasks/{task_id}',
+  'PATCH /agents/{agent_id}/tasks/{task_id}',
+  'GET /api/v1/agents/{agent_id}/tasks',
+  'POST /api/v1/agents/{agent_id}/tasks',
+  'GET /api/v1/agents/{agent_id}/tasks/{task_id}',
+  'PATCH /api/v1/agents/{agent_id}/tasks/{task_id}',
+  'GET /api/v1/agents',
+  'GET /api/v1/agents/{agent_id}',
+];
+
+describe('when a field is removed from the task entity', () => {
+  let comparison: ApiComparison;
+  beforeAll(async () => {
+    comparison = await compareSpecs(base, planted((d) => delete d.components.schemas.TaskEntity.properties.priority));
+  });
+
+  test.each(TASK_READERS)('then %s is flagged as breaking: its responses lose `priority`', (operation) => {
+    const removed = breaking(comparison).filter((change) => change.operation === operation && change.direction === 'response' && /(^|[.:\s])priority$/.test(change.where));
+    expect(removed).not.toEqual([]);
   });
 });
 

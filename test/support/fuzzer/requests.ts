@@ -97,6 +97,8 @@ interface Draft {
   contentType?: string | null;
   absoluteForm: boolean;
   raw: boolean;
+  /** Needs a raw socket: framing Node's client would not send. */
+  socket?: boolean;
 }
 
 const ref = (name: Ref['ref'], encode: Ref['encode']): Ref => ({ ref: name, encode });
@@ -230,7 +232,12 @@ function validDraft(operation: Operation, pathMethods: Set<string>, random: Rand
   return draft;
 }
 
-type Mutation = { name: string; weight: number; applies(draft: Draft): boolean; apply(draft: Draft): void };
+/**
+ * `alone`: a request Node's HTTP parser refuses before any route is chosen. It is the request's only
+ * mutation: paired with another path or method it would be answered for a route api.yaml does not
+ * declare, where no operation declares its status.
+ */
+type Mutation = { name: string; weight: number; alone?: true; applies(draft: Draft): boolean; apply(draft: Draft): void };
 
 const hasBody = (draft: Draft) => draft.json !== undefined || draft.form !== undefined;
 const jsonObject = (draft: Draft) => draft.json !== undefined && typeof draft.json.value === 'object' && draft.json.value !== null && !Array.isArray(draft.json.value);
@@ -314,6 +321,23 @@ function conditionalMutation(header: 'if-none-match' | 'if-match', weight: numbe
 }
 
 const MUTATIONS: Mutation[] = [
+  // Requests the HTTP parser refuses: every operation declares how it answers them (400, 417, 431).
+  { name: 'headers-too-large', weight: 0.5, alone: true, applies: () => true, apply: (d) => { d.headers['x-padding'] = 'x'.repeat(d.random.pick([17_000, 40_000])); d.raw = true; } },
+  { name: 'unsupported-expect', weight: 0.5, alone: true, applies: () => true, apply: (d) => { d.headers.expect = d.random.pick(['200-ok', 'something', '100-continue-please']); d.raw = true; } },
+  {
+    name: 'conflicting-framing',
+    weight: 0.5,
+    alone: true,
+    applies: () => true,
+    apply: (d) => {
+      // Content-Length (the socket transport writes it for a body) together with Transfer-Encoding.
+      d.headers['transfer-encoding'] = 'chunked';
+      d.bodyParts = ['0\r\n\r\n'];
+      d.json = undefined;
+      d.form = undefined;
+      d.socket = true;
+    },
+  },
   // Paths.
   { name: 'probe-path', weight: 3, applies: () => true, apply: (d) => { d.segments = [[d.random.pick(PROBE_PATHS)]]; } },
   {
@@ -536,7 +560,7 @@ function finalize(draft: Draft, index: number): RequestSpec {
     body,
     absoluteForm: draft.absoluteForm,
     raw,
-    socket: draft.absoluteForm || !PARSER_METHODS.has(method),
+    socket: draft.absoluteForm || draft.socket === true || !PARSER_METHODS.has(method),
   };
 }
 
@@ -555,10 +579,11 @@ export function createRequestGenerator(contract: Contract, seed: number): Reques
       const operation = random.weighted(operations);
       const draft = validDraft(operation, methodsOf.get(operation.template) ?? new Set(), random);
       if (random.chance(0.6)) {
-        for (let count = random.chance(0.25) ? 2 : 1; count > 0; count--) {
-          const mutation = random.weighted(MUTATIONS.filter((candidate) => candidate.applies(draft)).map((candidate) => [candidate, candidate.weight] as const));
+        for (let count = random.chance(0.25) ? 2 : 1, first = true; count > 0; count--, first = false) {
+          const mutation = random.weighted(MUTATIONS.filter((candidate) => candidate.applies(draft) && (first || !candidate.alone)).map((candidate) => [candidate, candidate.weight] as const));
           draft.labels.push(mutation.name);
           mutation.apply(draft);
+          if (mutation.alone) break;
         }
       } else draft.labels.push('valid');
       return finalize(draft, index);

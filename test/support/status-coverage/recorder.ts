@@ -27,6 +27,7 @@ type Handle = (this: express.Application, req: IncomingMessage & { originalUrl?:
 const FLUSH_AT = 2000;
 let pending: string[] = [];
 let file: string | undefined;
+const testFile = () => path.relative(process.cwd(), expect.getState().testPath ?? '');
 
 /** Writes what was recorded so far (the worker may be ended at any moment after a test file). */
 export function flushRecords(): void {
@@ -44,7 +45,6 @@ export function flushRecords(): void {
  */
 export function recordResponses(directory: string): void {
   file = path.join(directory, `${process.pid}.jsonl`);
-  const testFile = () => path.relative(process.cwd(), expect.getState().testPath ?? '');
   const application = express.application as unknown as { handle: Handle; recorded?: true };
   if (application.recorded) return;
   const original = application.handle;
@@ -63,4 +63,14 @@ export function recordResponses(directory: string): void {
     return original.call(this, req, res, next);
   };
   application.recorded = true;
+}
+
+/**
+ * Records an answer the app never saw: one the service's HTTP server wrote itself, to a request
+ * Node's parser refused (src/http/http-server.ts). A test that produces one reports it here.
+ */
+export function recordServerAnswer(method: string, target: string, status: number): void {
+  if (!file) return;
+  const record: ResponseRecord = { method, path: pathOfTarget(target), status, file: testFile() };
+  pending.push(`${JSON.stringify(record)}\n`);
 }
