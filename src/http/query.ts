@@ -11,10 +11,13 @@ export type QueryValue = string | string[] | Record<string, Record<string, strin
  * literal text it was sent as, so `fields[21]=1` or `__proto__[x]=1` can never turn into a
  * structure the contract does not declare (`checkQueryShape` then refuses it by name). Keys are
  * defined, never assigned, so no key can reach a prototype.
+ *
+ * Express passes `null` for a URL without a query string. Node 24's URLSearchParams reads `null`
+ * as the text "null" (a parameter named null), where earlier Nodes read no parameters.
  */
-export function parseQuery(search: string): Record<string, QueryValue> {
+export function parseQuery(search: string | null): Record<string, QueryValue> {
   const query: Record<string, QueryValue> = {};
-  for (const [key, value] of new URLSearchParams(search)) {
+  for (const [key, value] of new URLSearchParams(search ?? '')) {
     const filter = FILTER_KEY.exec(key);
     if (filter) {
       // A plain `filter=` key before this one would be a string: the shape check refuses it anyway.

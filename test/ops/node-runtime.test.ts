@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { killServers, listeningPort, makeTempDir, serviceEnv, spawnServer, type ServerProcess } from '../support/server-process';
+
+// The service runs on the Node that runs the suites: CI runs them on Node 20 and again on Node 24,
+// where better-sqlite3's objects freed by the garbage collector once aborted the process at start.
+const API_KEY = 'node-runtime-key-0123456789abcdef';
+const METRICS_TOKEN = 'node-runtime-metrics-token-0123456789abcdef';
+const WRITES = 60;
+
+describe('the real service process on the Node running the suites', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let server: ServerProcess | undefined;
+
+  beforeEach(() => {
+    temp = makeTempDir();
+  });
+  afterEach(async () => {
+    await killServers(server);
+    server = undefined;
+    temp.remove();
+  });
+
+  it(`when it starts on SQLite and serves ${WRITES} writes and reads, then it answers them all, reports this Node in its metrics, and exits 0 on SIGTERM`, async () => {
+    server = spawnServer(serviceEnv(API_KEY, { DATABASE_URL: `sqlite:${path.join(temp.dir, 'fleet.sqlite')}`, METRICS_TOKEN }));
+    const base = `http://127.0.0.1:${await listeningPort(server)}`;
+    const headers = { 'X-API-Key': API_KEY, 'Content-Type': 'application/json' };
+
+    const statuses: number[] = [];
+    for (let index = 0; index < WRITES; index++) {
+      const created = await fetch(`${base}/agents`, { method: 'POST', headers, body: JSON.stringify({ name: `runtime-${index}`, type: 'type_a' }) });
+      const listed = await fetch(`${base}/agents?limit=5`, { headers });
+      statuses.push(created.status, listed.status);
+      await Promise.all([created.arrayBuffer(), listed.arrayBuffer()]);
+    }
+    expect(statuses.filter((status) => status !== 201 && status !== 200)).toEqual([]);
+
+    const health = await fetch(`${base}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+
+    const metrics = await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+    const versionInfo = /^nodejs_version_info\{version="(v[\d.]+)"/m.exec(await metrics.text());
+    expect(versionInfo?.[1]).toBe(process.version);
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.stderr()).toBe('');
+  });
+});
