@@ -77,7 +77,9 @@ describe('the README and docs/', () => {
     expect(text.split('\n').length).toBeLessThan(250);
     expect(text).toContain('npm ci && npm start');
     expect(text).toContain('npm ci && npm test');
-    expect(text).toContain('Node 20.19+, 22 and 24');
+    // The versions it names are the ones package.json declares.
+    expect(text).toContain('Node 20.19+, 22.12+ and 24');
+    expect(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).engines.node).toBe('^20.19 || ^22.12 || ^24');
     expect(text).toContain('<!-- walk -->');
     for (const doc of ['operating', 'security', 'testing', 'benchmark', 'reviewing-api-changes', 'http']) expect(text).toContain(`(docs/${doc}.md)`);
   });
