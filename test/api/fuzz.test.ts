@@ -1,3 +1,4 @@
+import { loadApiDocument } from '../../src/contract/openapi';
 import { loadContract, type Contract, type ObservedResponse } from '../support/fuzzer/contract';
 import { targetOf } from '../support/fuzzer/in-process';
 import { failureCount, formatFailure, formatSummary, runFuzzer } from '../support/fuzzer/run';
@@ -53,6 +54,16 @@ describe('the contract oracle', () => {
 
   it('when the status is not declared, then it is a contract break', () => {
     expect(contract.check(answer('GET', '/agents', 418, { error: 'teapot', message: 'no' }))).toMatchObject({ ok: false, category: 'contract' });
+  });
+
+  it('when a status is declared only by an x- extension of the document, not by the operation, then it is a contract break', async () => {
+    const document = loadApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; 'x-unrouted-responses': Record<string, unknown> };
+    const tooLarge = { error: 'headers_too_large', message: 'Request headers are too large' };
+    expect(document['x-unrouted-responses']['431']).toBeDefined();
+    expect(contract.check(answer('GET', '/agents', 431, tooLarge))).toMatchObject({ ok: true });
+    delete document.paths['/agents']!.get!.responses['431'];
+    const withoutIt = await loadContract(document);
+    expect(withoutIt.check(answer('GET', '/agents', 431, tooLarge))).toMatchObject({ ok: false, category: 'contract', reason: expect.stringMatching(/^status 431 is not declared/) });
   });
 
   it('when a success body breaks its schema, then it is a contract break naming the error', () => {
