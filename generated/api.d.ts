@@ -842,7 +842,7 @@ export interface paths {
         };
         /**
          * A file of the sign-in pages
-         * @description The scripts and style sheets of `/login`, `/` and `/client` (`login.js`, `home.js`, `pages.css`, `client.css`); any other name answers 404.
+         * @description The scripts and style sheets of `/login`, `/`, `/client` and the docs pages' short start (`login.js`, `home.js`, `pages.css`, `client.css`, `docs.css`); any other name answers 404.
          */
         get: operations["getPageAsset"];
         put?: never;

@@ -49,13 +49,8 @@ const swaggerUiInit = (documentPath: string): string => `window.onload = functio
 };
 `;
 
-// The CSP allows inline style (helmet's default), and Swagger UI's own page already has some.
-const GETTING_STARTED_STYLE = `<style>
-    .getting-started { max-width: 1460px; margin: 0 auto; padding: 1.5rem 20px 0; font: 15px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #3b4151; }
-    .getting-started h2 { font-size: 1.5rem; margin: 0 0 .75rem; }
-    .getting-started code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; background: rgba(0, 0, 0, .05); padding: 0 .2em; border-radius: 3px; }
-    .getting-started nav a { margin-right: 1.25rem; }
-  </style>`;
+/** The short start's style sheet (no inline style: the pages keep a CSP without it). */
+const gettingStartedStyle = (links: PageLinks): string => `<link rel="stylesheet" href="${escapeHtml(links.asset('docs.css'))}">`;
 
 /** The short start, rendered once: the first thing the reference pages show. */
 function renderGettingStarted(source: string, links: PageLinks, clientReadme: string): string {
@@ -78,7 +73,7 @@ const redocPage = (links: PageLinks, start: string): string => `<!doctype html>
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>agent fleet API reference</title>
     <link rel="icon" type="image/png" href="${escapeHtml(links.swaggerAsset('favicon-32x32.png'))}">
-    ${GETTING_STARTED_STYLE}
+    ${gettingStartedStyle(links)}
   </head>
   <body>
 ${start}
@@ -115,7 +110,7 @@ export function docsHandlers(
   const swaggerPage = swaggerUi
     .generateHTML(undefined, { customSiteTitle: 'agent fleet API', swaggerOptions: SWAGGER_UI_OPTIONS })
     .replace(/(href|src)="\.\/([^"]+)"/g, (_whole, attribute: string, file: string) => `${attribute}="${escapeHtml(links.swaggerAsset(file))}"`)
-    .replace('</head>', () => `  ${GETTING_STARTED_STYLE}\n</head>`)
+    .replace('</head>', () => `  ${gettingStartedStyle(links)}\n</head>`)
     .replace('<div id="swagger-ui"></div>', () => `${start}\n<div id="swagger-ui"></div>`);
   const swaggerFiles = serveFixedFiles(Object.fromEntries(SWAGGER_UI_FILES.map((name) => [name, path.join(SWAGGER_UI_DIST, name)])));
 

@@ -195,5 +195,17 @@ describe('the reference pages', () => {
     for (const step of ['POST /token', 'POST /agents', 'POST /agents/{agent_id}/tasks', 'PATCH /agents/{agent_id}/tasks/{task_id}']) expect(start).toContain(step);
     expect(start).toContain('href="/client"');
     expect(body.indexOf('getting-started')).toBeLessThan(body.search(/<div id="swagger-ui">|<redoc /));
+    // Styled by a file of the service's own, not inline.
+    const sheet = /<link rel="stylesheet" href="([^"]*docs\.css)">/.exec(res.text)?.[1];
+    expect(sheet).toBe('/assets/docs.css');
+    const css = await app.http.get(sheet!);
+    expect(css.status).toBe(200);
+    expect(css.headers['content-type']).toMatch(/^text\/css/);
+    expect(css.text).toContain('.getting-started');
+  });
+
+  it('when /redoc is opened, then the page has no inline style or script', async () => {
+    const res = await app.http.get('/redoc');
+    expect(res.text).not.toMatch(/<style|<script>|\sstyle=/);
   });
 });

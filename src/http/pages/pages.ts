@@ -59,6 +59,6 @@ export function pageHandlers(deps: PagesDependencies): Pick<OperationHandlers, '
     res.type('html').send(renderHomePage({ user, connections, canUnlink: methods.canUnlink, notice }, links));
   };
 
-  const assets = serveFixedFiles(Object.fromEntries(['login.js', 'home.js', 'pages.css', 'client.css'].map((name) => [name, path.join(ASSETS, name)])));
+  const assets = serveFixedFiles(Object.fromEntries(['login.js', 'home.js', 'pages.css', 'client.css', 'docs.css'].map((name) => [name, path.join(ASSETS, name)])));
   return { getLoginPage: login, getHomePage: home, getPageAsset: assets };
 }
