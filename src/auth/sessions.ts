@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { isForeignKeyViolation } from '../data/database-errors';
 import type { Store } from '../data/store';
 import { newId } from '../data/ids';
 import type { User } from '../model';
 import type { Session, SessionEndReason, SessionMethod, SignedIn } from '../domain/sessions';
-import { OAuthError } from '../errors';
+import { invalidCredentials, OAuthError, wrongPassword } from '../errors';
 import type { IssuedToken, TokenService } from './tokens';
 
 export interface SessionLifetimes {
@@ -51,12 +52,17 @@ export function createSessionService(store: Store, tokens: TokenService, lifetim
         revoked_at: null,
         revoked_reason: null,
       };
-      const refreshToken = await store.transaction(async (tx) => {
-        // Ended sessions are kept a day, so a reused refresh token is still recognised as one for a while.
-        await tx.sessions.prune(user.id, at(-86_400));
-        await tx.sessions.insert(session);
-        return refreshable ? mintRefreshToken(tx, session.id) : undefined;
-      });
+      const refreshToken = await store
+        .transaction(async (tx) => {
+          // Ended sessions are kept a day, so a reused refresh token is still recognised as one for a while.
+          await tx.sessions.prune(user.id, at(-86_400));
+          await tx.sessions.insert(session);
+          return refreshable ? mintRefreshToken(tx, session.id) : undefined;
+        })
+        .catch((error: unknown) => {
+          // The account was deleted after its credentials were checked: they no longer sign anyone in.
+          throw isForeignKeyViolation(error) ? (method === 'password' ? wrongPassword() : invalidCredentials()) : error;
+        });
       const issued = await tokens.issue({ userId: user.id, sessionId: session.id });
       return { ...issued, ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }), session };
     },

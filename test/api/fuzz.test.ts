@@ -109,10 +109,12 @@ describeEachDatabase(
       const target = await targetOf(get());
       const summary = await runFuzzer({ baseUrl: target.baseUrl, seed: SEED, requests: REQUESTS, concurrency: 8, apiKey: target.apiKey, metricsToken: target.metricsToken, origin: target.origin, admin: target.admin, alwaysSent: target.alwaysSent });
       if (failureCount(summary) > 0) {
-        throw new Error(`${formatSummary(summary)}\n\nDistinct failures (replay request #N alone: npm run fuzz -- --seed ${SEED} --first N --requests 1 --database ${kind}):\n\n${summary.failures.map(formatFailure).join('\n\n')}`);
+        // The service logs only its errors here: a 5xx names its cause.
+        const serverErrors = get().logs.raw.slice(0, 20).join('\n');
+        throw new Error(`${formatSummary(summary)}\n\nDistinct failures (replay request #N alone: npm run fuzz -- --seed ${SEED} --first N --requests 1 --database ${kind}):\n\n${summary.failures.map(formatFailure).join('\n\n')}\n\nThe service's error log:\n${serverErrors}`);
       }
       expect(summary.requests).toBe(REQUESTS);
     }, 120_000);
   },
-  { logLevel: 'silent' },
+  { logLevel: 'error' },
 );

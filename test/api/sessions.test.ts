@@ -48,6 +48,14 @@ describeEachDatabase('sessions and revocation', (get) => {
     client = clientOf(await get().listen());
   });
 
+  it('when the account is deleted between the password check and the session it begins, then the sign-in is refused as unauthorized, never a database error', async () => {
+    const account = await newAccount(get());
+    const admin = await get().signUp({ role: 'admin' });
+    const checked = (await get().anonymous.get('/api/v1/me').set('Authorization', `Bearer ${(await logIn(client, account.email, account.password)).token}`).expect(200)).body.data;
+    await get().anonymous.delete(`/api/v1/users/${account.id}`).set('Authorization', `Bearer ${admin.token}`).expect(204);
+    await expect(get().sessions.begin(checked, 'password')).rejects.toMatchObject({ code: 'unauthorized', message: 'Invalid email or password' });
+  });
+
   describe('logout', () => {
     it('when a person logs out, then the same cookie value stops working, as a cookie and as a bearer token', async () => {
       const account = await newAccount(get());
