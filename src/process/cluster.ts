@@ -2,10 +2,8 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ClusterRegistry } from './cluster-metrics';
+import { connectAndPrepare } from './database-start';
 import { workerEnvironment, type Config } from '../config/config';
-import { connectDatabase } from '../data/database';
-import { createStore } from '../data/store';
-import { ensureAdmin } from '../domain/users';
 import { createMetricsServer } from '../http/metrics-server';
 import { createMetrics } from '../http/observability';
 import { keepSharedCounters } from './shared-counters';
@@ -143,13 +141,6 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
  * then find the schema current (their own migration step does nothing) and skip the admin.
  */
 async function prepareDatabase(config: Config, logger: Logger): Promise<void> {
-  const db = await connectDatabase(config.database, { logger });
-  try {
-    if (config.auth.admin) {
-      const outcome = await ensureAdmin(createStore(db), config.auth.admin);
-      logger.info({ admin: config.auth.admin.email, outcome }, outcome === 'created' ? 'created the first admin' : 'admin account exists: left unchanged');
-    }
-  } finally {
-    await db.destroy();
-  }
+  const db = await connectAndPrepare(config, logger, { admin: true });
+  await db.destroy();
 }

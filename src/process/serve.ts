@@ -5,11 +5,9 @@ import { buildApp } from '../app';
 import { createTokenService } from '../auth/tokens';
 import { primaryLink } from './cluster-ipc';
 import { answerMetricsRequests } from './cluster-metrics';
+import { connectAndPrepare } from './database-start';
 import type { Config } from '../config/config';
-import { connectDatabase } from '../data/database';
 import { connectRedis } from '../data/redis';
-import { createStore } from '../data/store';
-import { ensureAdmin } from '../domain/users';
 import { prepareDrain } from '../http/drain';
 import { createHttpServer } from '../http/http-server';
 import { createMetricsServer } from '../http/metrics-server';
@@ -31,14 +29,7 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
   // Both dependencies are connected, each within its own deadline, before the port opens: Redis
   // while the database migrates, so the first answer of readiness already knows whether Redis is up.
   const [db, redis] = await Promise.all([
-    (async () => {
-      const database = await connectDatabase(config.database, { logger });
-      if (config.auth.admin && !worker) {
-        const outcome = await ensureAdmin(createStore(database), config.auth.admin);
-        logger.info({ admin: config.auth.admin.email, outcome }, outcome === 'created' ? 'created the first admin' : 'admin account exists: left unchanged');
-      }
-      return database;
-    })(),
+    connectAndPrepare(config, logger, { admin: !worker }),
     config.redis ? connectRedis(config.redis, logger, observeRedis(metrics)) : undefined,
   ]);
   const primary = worker ? primaryLink() : undefined;
