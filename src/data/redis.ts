@@ -164,11 +164,10 @@ export async function connectRedis(config: RedisConfig, logger: Pick<Logger, 'in
     settle = (established: boolean) => {
       if (settled || closed) return resolve();
       settled = true;
-      if (established) {
-        open = false;
-        observer?.availability(true);
-      } else {
-        open = false;
+      // Out of its initial state: closed, or opened the way failures open it (a warning, a probe).
+      open = false;
+      if (established) observer?.availability(true);
+      else {
         failures = config.breakerFailures;
         openCircuit('error');
       }

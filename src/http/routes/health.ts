@@ -27,17 +27,11 @@ export function healthHandlers(db: Database, lifecycle: Lifecycle, redis?: Pick<
     const [database, redisUp] = await Promise.all([pingDatabase(db), redis?.ping()]);
     const checks: Readiness['checks'] = { database: database ? 'up' : 'down' };
     if (redis) checks.redis = redisUp ? 'up' : 'down';
-    const status = readinessOf(lifecycle, database, redis && { up: redisUp === true });
+    const status: Readiness['status'] = lifecycle.draining ? 'draining' : !database ? 'unavailable' : redis && !redisUp ? 'degraded' : 'ready';
     res
-      .status(status === 'ready' || status === 'degraded' ? 200 : 503)
+      .status(status === 'draining' || status === 'unavailable' ? 503 : 200)
       .set('Cache-Control', 'no-store')
       .json({ status, checks });
   };
   return { getHealth: live, getReadiness: ready };
-}
-
-function readinessOf(lifecycle: Lifecycle, database: boolean, redis: { up: boolean } | undefined): Readiness['status'] {
-  if (lifecycle.draining) return 'draining';
-  if (!database) return 'unavailable';
-  return redis && !redis.up ? 'degraded' : 'ready';
 }
