@@ -442,15 +442,16 @@ function isDescribed(ctx, schema, depth = 0) {
   return Array.isArray(schema.allOf) && schema.allOf.some((member) => isDescribed(ctx, member, depth + 1));
 }
 
-/** The properties that the members of an allOf declare with a description. */
-function describedProperties(ctx, members) {
+/**
+ * The names of the properties a schema declares that `keep` accepts: its own, and those of the
+ * members of its allOf, each followed through `$ref`.
+ */
+function propertyNames(ctx, raw, keep, depth = 0) {
   const names = new Set();
-  for (const raw of members) {
-    const member = deref(ctx, raw);
-    if (!member || typeof member !== 'object') continue;
-    for (const [name, property] of Object.entries(member.properties || {})) if (isDescribed(ctx, property)) names.add(name);
-    if (Array.isArray(member.allOf)) for (const name of describedProperties(ctx, member.allOf)) names.add(name);
-  }
+  const schema = deref(ctx, raw);
+  if (!schema || typeof schema !== 'object' || depth > 20) return names;
+  for (const [name, property] of Object.entries(schema.properties || {})) if (keep(property)) names.add(name);
+  for (const member of schema.allOf || []) for (const name of propertyNames(ctx, member, keep, depth + 1)) names.add(name);
   return names;
 }
 
@@ -466,7 +467,7 @@ function SchemaPropertyDescription() {
     Schema: {
       enter(schema, ctx) {
         if (Array.isArray(schema.allOf)) {
-          const described = describedProperties(ctx, schema.allOf);
+          const described = propertyNames(ctx, { allOf: schema.allOf }, (property) => isDescribed(ctx, property));
           for (const member of schema.allOf) if (member && typeof member === 'object' && !member.$ref) narrowing.set(member, described);
         }
         if (!schema.properties || typeof schema.properties !== 'object') return;
@@ -515,16 +516,8 @@ function EntityDefinedOnce() {
   };
 }
 
-/** The property names a schema declares itself or through the members of its allOf (followed through `$ref`). */
-function declaredProperties(ctx, raw, depth = 0) {
-  const names = new Set();
-  const schema = deref(ctx, raw);
-  if (!schema || typeof schema !== 'object' || depth > 20) return names;
-  for (const [name, property] of Object.entries(schema.properties || {})) if (property !== false) names.add(name);
-  for (const member of schema.allOf || []) for (const name of declaredProperties(ctx, member, depth + 1)) names.add(name);
-  if (typeof schema.$ref === 'string') for (const name of declaredProperties(ctx, ctx.resolve(schema).node, depth + 1)) names.add(name);
-  return names;
-}
+/** The properties a schema declares, itself or through its allOf (a property declared `false` is left out). */
+const declaredProperties = (ctx, raw) => propertyNames(ctx, raw, (property) => property !== false);
 
 /**
  * `required-properties-declared`: every name an object schema requires is a property it declares,
