@@ -1,6 +1,6 @@
 import http from 'node:http';
 import path from 'node:path';
-import { killServers, listeningPort, makeTempDir, serviceEnv, spawnServer, type ServerProcess } from '../support/server-process';
+import { listeningPort, serviceEnv, useServerProcesses } from '../support/server-process';
 
 const API_KEY = 'faults-drain-key-0123456789abcdef';
 /** Concurrent clients, each with kept-alive connections, half on fetch and half on Node's agent. */
@@ -77,18 +77,10 @@ async function client(index: number, port: number, tally: Tally): Promise<void> 
 }
 
 describe('SIGTERM under steady keep-alive load (a real service process)', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let server: ServerProcess | undefined;
-  beforeEach(() => {
-    temp = makeTempDir();
-  });
-  afterEach(async () => {
-    await killServers(server);
-    temp.remove();
-  });
+  const processes = useServerProcesses();
 
   it.each([1, 2, 3])('round %i: when SIGTERM arrives mid-load, then no request sent on a kept-alive connection is reset, every answer is a success, and the process exits 0', async () => {
-    server = spawnServer(serviceEnv(API_KEY, { DATABASE_URL: `sqlite:${path.join(temp.dir, 'fleet.sqlite')}`, SHUTDOWN_TIMEOUT_MS: '20000' }));
+    const server = processes.spawn(serviceEnv(API_KEY, { DATABASE_URL: `sqlite:${path.join(processes.tempDir(), 'fleet.sqlite')}`, SHUTDOWN_TIMEOUT_MS: '20000' }));
     const port = await listeningPort(server);
     const tally: Tally = { answered: 0, refused: 0, reset: 0, statuses: {}, errors: [] };
     const load = Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index, port, tally)));

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import knex from 'knex';
-import { killServers, listeningPort, makeTempDir, spawnServer, tryConnect, type ServerProcess } from '../support/server-process';
+import { listeningPort, tryConnect, useServerProcesses } from '../support/server-process';
 
 const API_KEY = 'ops-shutdown-key-0123456789abcdef';
 
@@ -38,21 +38,11 @@ async function readAgent(filename: string, id: string): Promise<Record<string, u
 }
 
 describe('graceful shutdown of the real server process', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let server: ServerProcess | undefined;
-
-  beforeEach(() => {
-    temp = makeTempDir();
-  });
-  afterEach(async () => {
-    await killServers(server);
-    server = undefined;
-    temp.remove();
-  });
+  const processes = useServerProcesses();
 
   it('when SIGTERM arrives while a POST /agents is half sent, then it completes with 201, new connections are refused, the exit code is 0 and the agent is stored', async () => {
-    const filename = path.join(temp.dir, 'fleet.sqlite');
-    server = spawnServer(serverEnv(filename));
+    const filename = path.join(processes.tempDir(), 'fleet.sqlite');
+    const server = processes.spawn(serverEnv(filename));
     const port = await listeningPort(server);
 
     const body = JSON.stringify({ name: 'drained', type: 'type_b' });
@@ -109,8 +99,8 @@ describe('graceful shutdown of the real server process', () => {
   });
 
   it('when SIGTERM arrives, then readiness answers 503 draining on a kept-alive connection at once, while an in-flight request still completes', async () => {
-    const filename = path.join(temp.dir, 'fleet.sqlite');
-    server = spawnServer(serverEnv(filename));
+    const filename = path.join(processes.tempDir(), 'fleet.sqlite');
+    const server = processes.spawn(serverEnv(filename));
     const port = await listeningPort(server);
     const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const readiness = () =>
@@ -145,8 +135,8 @@ describe('graceful shutdown of the real server process', () => {
   });
 
   it('when SIGTERM arrives with only an idle keep-alive connection open, then the connection is left to its keep-alive timeout (no reset for a client about to reuse it), and the process then exits with 0', async () => {
-    const filename = path.join(temp.dir, 'fleet.sqlite');
-    server = spawnServer({ ...serverEnv(filename), HTTP_KEEP_ALIVE_TIMEOUT_MS: '3000' });
+    const filename = path.join(processes.tempDir(), 'fleet.sqlite');
+    const server = processes.spawn({ ...serverEnv(filename), HTTP_KEEP_ALIVE_TIMEOUT_MS: '3000' });
     const port = await listeningPort(server);
     const keepAlive = new http.Agent({ keepAlive: true });
     let socketClosed: Promise<number> | undefined;

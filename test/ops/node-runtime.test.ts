@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { killServers, listeningPort, makeTempDir, serviceEnv, spawnServer, type ServerProcess } from '../support/server-process';
+import { listeningPort, serviceEnv, useServerProcesses } from '../support/server-process';
 
 // The service runs on the Node that runs the suites: CI runs them on Node 20 and again on Node 24,
 // where better-sqlite3's objects freed by the garbage collector once aborted the process at start.
@@ -8,20 +8,10 @@ const METRICS_TOKEN = 'node-runtime-metrics-token-0123456789abcdef';
 const WRITES = 60;
 
 describe('the real service process on the Node running the suites', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let server: ServerProcess | undefined;
-
-  beforeEach(() => {
-    temp = makeTempDir();
-  });
-  afterEach(async () => {
-    await killServers(server);
-    server = undefined;
-    temp.remove();
-  });
+  const processes = useServerProcesses();
 
   it(`when it starts on SQLite and serves ${WRITES} writes and reads, then it answers them all, reports this Node in its metrics, and exits 0 on SIGTERM`, async () => {
-    server = spawnServer(serviceEnv(API_KEY, { DATABASE_URL: `sqlite:${path.join(temp.dir, 'fleet.sqlite')}`, METRICS_TOKEN }));
+    const server = processes.spawn(serviceEnv(API_KEY, { DATABASE_URL: `sqlite:${path.join(processes.tempDir(), 'fleet.sqlite')}`, METRICS_TOKEN }));
     const base = `http://127.0.0.1:${await listeningPort(server)}`;
     const headers = { 'X-API-Key': API_KEY, 'Content-Type': 'application/json' };
 

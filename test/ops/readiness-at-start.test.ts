@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { connectRedis } from '../../src/data/redis';
 import { describeWithRedis } from '../support/harness';
-import { killServers, listeningPort, serviceEnv, spawnServer, type ServerProcess } from '../support/server-process';
+import { killServers, listeningPort, serviceEnv, useServerProcesses } from '../support/server-process';
 import { REDIS_TEST_URL, redisTestConfig, SILENT } from '../support/services';
 
 const API_KEY = 'ops-readiness-key-0123456789abcdef';
@@ -54,11 +54,7 @@ async function silentRedis(): Promise<{ url: string; close(): Promise<void> }> {
  * sees from the moment the port opens. SQLite in memory: the database is never what is waited for.
  */
 describe('readiness while the service starts (the real server process)', () => {
-  let server: ServerProcess | undefined;
-  afterEach(async () => {
-    await killServers(server);
-    server = undefined;
-  });
+  const processes = useServerProcesses();
 
   describeWithRedis('with a healthy Redis', () => {
     it('when the process stalls right after sending commands (as building the app does after its limiters load their scripts), then they are answered, not timed out, and the circuit stays closed', async () => {
@@ -85,7 +81,7 @@ describe('readiness while the service starts (the real server process)', () => {
 
     it('when the port opens, then readiness is ready from the very first answer (never degraded), and the first requests are counted in Redis', async () => {
       const prefix = `readiness-${randomBytes(4).toString('hex')}:`;
-      server = spawnServer(
+      const server = processes.spawn(
         serviceEnv(API_KEY, {
           DATABASE_URL: 'sqlite::memory:',
           REDIS_URL: REDIS_TEST_URL,
@@ -121,7 +117,7 @@ describe('readiness while the service starts (the real server process)', () => {
   it('when Redis refuses connections (a closed port), then the service starts at once and reports degraded with Redis down', async () => {
     // A connect deadline of 10 s (10 commands' worth): far beyond what the start itself takes.
     const env = { DATABASE_URL: 'sqlite::memory:', REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, REDIS_COMMAND_TIMEOUT_MS: '1000', LOG_LEVEL: 'debug' };
-    server = spawnServer(serviceEnv(API_KEY, env));
+    const server = processes.spawn(serviceEnv(API_KEY, env));
     const port = await listeningPort(server);
     expect(await readiness(port)).toEqual({ status: 200, body: { status: 'degraded', checks: { database: 'up', redis: 'down' } } });
     // The refusal settles the first connection: the service does not wait out the deadline.
@@ -133,14 +129,15 @@ describe('readiness while the service starts (the real server process)', () => {
 
   it('when Redis accepts the connection and never answers, then the service listens at the connect deadline and reports degraded with Redis down from its first answer', async () => {
     const silent = await silentRedis();
+    // Connect deadline: 10 commands' worth (2 s).
+    const server = processes.spawn(serviceEnv(API_KEY, { DATABASE_URL: 'sqlite::memory:', REDIS_URL: silent.url, REDIS_COMMAND_TIMEOUT_MS: '200', REDIS_BREAKER_PROBE_MS: '100' }));
     try {
-      // Connect deadline: 10 commands' worth (2 s).
-      server = spawnServer(serviceEnv(API_KEY, { DATABASE_URL: 'sqlite::memory:', REDIS_URL: silent.url, REDIS_COMMAND_TIMEOUT_MS: '200', REDIS_BREAKER_PROBE_MS: '100' }));
       const port = await listeningPort(server);
       expect(await readiness(port)).toEqual({ status: 200, body: { status: 'degraded', checks: { database: 'up', redis: 'down' } } });
       // The service serves (what a request needs from Redis passes, as when it is down).
       expect((await fetch(`http://127.0.0.1:${port}/agents?limit=1`, { headers: { 'X-API-Key': API_KEY } })).status).toBe(200);
     } finally {
+      // Before the silent Redis closes: the service would go on reconnecting to it.
       await killServers(server);
       await silent.close();
     }

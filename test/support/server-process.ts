@@ -104,6 +104,29 @@ export function makeTempDir(): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * For a describe block: the server processes its tests spawn, and a temporary directory for their
+ * files (made when a test first asks for it), both gone after each test.
+ */
+export function useServerProcesses(): { spawn(env: Record<string, string>): ServerProcess; tempDir(): string } {
+  let spawned: ServerProcess[] = [];
+  let temp: ReturnType<typeof makeTempDir> | undefined;
+  afterEach(async () => {
+    await killServers(...spawned);
+    spawned = [];
+    temp?.remove();
+    temp = undefined;
+  });
+  return {
+    spawn: (env) => {
+      const server = spawnServer(env);
+      spawned.push(server);
+      return server;
+    },
+    tempDir: () => (temp ??= makeTempDir()).dir,
+  };
+}
+
 /** One TCP connection attempt: 'refused' or 'accepted'. */
 export function tryConnect(port: number): Promise<'refused' | 'accepted'> {
   return new Promise((resolve, reject) => {
