@@ -4,7 +4,8 @@ import { databaseOutageOf } from '../data/database-errors';
 import { AppError, OAuthError, type FieldProblem } from '../errors';
 import type { Logger } from '../logger';
 import type { Metrics } from './observability';
-import { renderProblem, surfaceOfPath, type Problem, type Surface } from './problems';
+import { surfaceOfPath, type Surface } from '../contract/route-table';
+import { renderProblem, type Problem } from './problems';
 
 const STATUS_OF: Record<AppError['code'], number> = {
   validation_error: 400,

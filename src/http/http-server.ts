@@ -7,8 +7,8 @@ import type { Logger } from '../logger';
 import type { Metrics } from './observability';
 import { methodNotAllowed, routeNotFound } from '../errors';
 import { toProblem } from './error-handler';
-import { renderProblem, surfaceOfPath, type Problem } from './problems';
-import { ROUTE_TABLE, type RouteTable } from '../contract/route-table';
+import { renderProblem, type Problem } from './problems';
+import { ROUTE_TABLE, surfaceOfPath, type RouteTable } from '../contract/route-table';
 import { SECURITY_HEADERS, type SecurityHeaders } from './security-headers';
 
 /** What Node's HTTP parser refused, and how it is answered (RFC 9110 / RFC 9112 statuses). */

@@ -2,8 +2,6 @@ import type { FieldProblem, OAuthErrorCode } from '../errors';
 import type { components } from '../../generated/api';
 import type { Surface } from '../contract/route-table';
 
-export { surfaceOfPath, type Surface } from '../contract/route-table';
-
 type RootError = components['schemas']['Error'];
 type ApiError = components['schemas']['ApiError'];
 type OAuthErrorBody = components['schemas']['OAuthError'];
