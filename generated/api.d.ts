@@ -156,7 +156,14 @@ export interface paths {
         /**
          * Issue an access token (OAuth 2.0 password grant, first-party only)
          * @description RFC 6749 section 4.3: `grant_type=password` with `username` (the e-mail) and `password`,
-         *     form-encoded. Errors follow RFC 6749 section 5.2. Kept for first-party and Swagger UI use;
+         *     form-encoded.
+         *
+         *     RFC 6749 section 4.4: `grant_type=client_credentials` signs an agent in with one of its
+         *     keys: `client_id` (the key's `id`) and `client_secret` (its secret), as form fields or as
+         *     HTTP Basic credentials. The answer is a bearer token of at most 15 minutes that acts as
+         *     the key's agent within the key's scopes, with no refresh token; it stops working when the
+         *     key is revoked or expires. An unknown, revoked or expired key, or a wrong secret, answers
+         *     401 `invalid_client`. Errors follow RFC 6749 section 5.2. Kept for first-party and Swagger UI use;
          *     RFC 9700 forbids this grant to third-party clients. Failed attempts share the limits of
          *     `POST /api/auth/login` (5 failures an hour per client, and a back-off per account; 429
          *     beyond them), and a password grant sets the device cookie `agent_fleet_device` as it does
@@ -357,6 +364,139 @@ export interface paths {
         head?: never;
         /** Update a task (conventions surface) */
         patch: operations["updateTaskV1"];
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an agent's keys
+         * @description The agent's keys, revoked and expired ones included, newest first (cursor-paginated). The
+         *     agent's owner, an admin or a service key may list them; an agent key may not (403).
+         *     Secrets are never shown: `prefix` identifies a key.
+         */
+        get: operations["listAgentKeys"];
+        put?: never;
+        /**
+         * Create a key for an agent
+         * @description Creates a key that acts as this agent only, with the scopes given (all three by default).
+         *     The answer holds the `secret`, in this answer only: store it now. The service keeps only
+         *     its SHA-256 digest and cannot show it again. Send it as `X-API-Key`, or exchange it for a
+         *     short bearer token at `POST /token` (`grant_type=client_credentials`, `client_id` = the
+         *     key's `id`, `client_secret` = the secret).
+         */
+        post: operations["createAgentKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The key's id. An id that names no key of this agent answers 404. */
+                key_id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        /** Read an agent's key */
+        get: operations["getAgentKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an agent's key
+         * @description From this answer on, on every instance, the key and every bearer token issued for it are
+         *     refused (403 `Invalid API key`, 401 for its tokens). The key stays readable with its
+         *     `revoked_at`; revoking it again changes nothing and answers 204.
+         */
+        delete: operations["revokeAgentKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/leases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the agent's next task
+         * @description Claims the agent's next task: the highest `priority`, then the oldest, among its `queued`
+         *     tasks whose `available_at` has passed. The task becomes `running`, its `attempts` grows by
+         *     one, and the lease holds it for `ttl_seconds`: extend it (a heartbeat) before then, or it
+         *     expires and the task is queued again for another worker. Each task is leased to exactly
+         *     one claimer however many workers and instances race.
+         *
+         *     201 with the lease when a task was claimed; 204 when none became available within
+         *     `wait_seconds` (a long poll: a task queued during the wait is handed out within a
+         *     second). A paused or errored agent hands out nothing (409). The body is optional.
+         */
+        post: operations["claimLease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/leases/{lease_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The lease's id. An id that names no lease of this agent answers 404. */
+                lease_id: components["parameters"]["LeaseId"];
+            };
+            cookie?: never;
+        };
+        /** Read a lease */
+        get: operations["getLease"];
+        put?: never;
+        post?: never;
+        /**
+         * Give the task back
+         * @description Ends the lease as `released`: its task is queued again at once, and the attempt is not
+         *     counted. A lease that is no longer `active` answers 409 `LEASE_LOST`.
+         */
+        delete: operations["releaseLease"];
+        options?: never;
+        head?: never;
+        /**
+         * Heartbeat, or end the lease with the task's outcome
+         * @description One of three bodies:
+         *     - a heartbeat, `{ttl_seconds?, progress?}`: the lease now expires `ttl_seconds` from now
+         *       (the lease's own TTL when absent), and `progress` is recorded on the task;
+         *     - `{status: "succeeded", result?}`: the task succeeds with `result`;
+         *     - `{status: "failed", error, retry?}`: the task fails; with `retry: true` it is queued
+         *       again after a back-off while attempts remain (`attempts` < `max_attempts`), and fails
+         *       for good otherwise.
+         *
+         *     A lease that is no longer `active` (it expired, the task was cancelled, or it already
+         *     ended) answers 409 `LEASE_LOST` and changes nothing: a worker that lost its lease can
+         *     never overwrite the attempt of the worker that holds the task now.
+         */
+        patch: operations["updateLease"];
         trace?: never;
     };
     "/api/v1/me": {
@@ -939,9 +1079,18 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             started_at?: components["schemas"]["NullableTimestamp"];
             finished_at?: components["schemas"]["NullableTimestamp"];
+            /** @description How many times a worker has claimed the task (0 until the first lease). */
+            attempts?: number;
+            max_attempts?: components["schemas"]["TaskMaxAttempts"];
+            /** @description When a queued task can next be claimed (later than now while a retry backs off). */
+            available_at?: components["schemas"]["Timestamp"];
+            /** @description What its worker last reported; null until it reports. */
+            progress?: components["schemas"]["TaskProgress"] | null;
+            /** @description The active lease holding the task; null when no worker holds it. */
+            lease_id?: components["schemas"]["NullableId"];
         };
         /** @description A task, in full; its fields are `TaskEntity`'s. */
-        Task: WithRequired<components["schemas"]["TaskEntity"], "id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at">;
+        Task: WithRequired<components["schemas"]["TaskEntity"], "id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at" | "attempts" | "max_attempts" | "available_at" | "progress" | "lease_id">;
         /**
          * @description A task on the conventions surface, in full: the same as `Task`. What `fields` answers is a
          *     `TaskFieldset`.
@@ -1298,6 +1447,8 @@ export interface components {
         TaskDescription: string | null;
         /** @description 0 (lowest) to 10 (highest). */
         TaskPriority: number;
+        /** @description How many leases the task may take before it fails for good, 1 to 20. */
+        TaskMaxAttempts: number;
         TaskCreate: {
             title: components["schemas"]["TaskTitle"];
             description?: components["schemas"]["TaskDescription"];
@@ -1307,6 +1458,8 @@ export interface components {
             } | null;
             /** @default 5 */
             priority?: components["schemas"]["TaskPriority"];
+            /** @default 3 */
+            max_attempts?: components["schemas"]["TaskMaxAttempts"];
         };
         /** @description A partial update; at least one field. */
         TaskUpdate: {
@@ -1321,7 +1474,7 @@ export interface components {
         };
         /** @description RFC 6749 section 4.3.2. Unknown parameters are ignored, as the RFC requires. */
         TokenRequest: {
-            /** @description `password` (with `username` and `password`) or `refresh_token` (with `refresh_token`). */
+            /** @description `password` (with `username` and `password`), `refresh_token` (with `refresh_token`) or `client_credentials` (an agent key: `client_id` and `client_secret`, or HTTP Basic). */
             grant_type: string;
             /** @description A refresh token from an earlier answer of this endpoint (grant_type `refresh_token`). */
             refresh_token?: string;
@@ -1334,9 +1487,9 @@ export interface components {
             password?: string;
             /** @description Accepted and ignored: access tokens carry no scopes. */
             scope?: string;
-            /** @description Accepted and ignored: the endpoint serves first-party clients, which are not registered. */
+            /** @description grant_type `client_credentials`: the agent key's `id`. Ignored by the other grants, whose first-party clients are not registered. */
             client_id?: string;
-            /** @description Accepted and ignored, as `client_id`. */
+            /** @description grant_type `client_credentials`: the agent key's secret. Ignored by the other grants. */
             client_secret?: string;
         };
         TokenResponse: {
@@ -1621,6 +1774,166 @@ export interface components {
             /** @description The caller's linked provider accounts, oldest link first. */
             data: components["schemas"]["OAuthConnection"][];
             meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @description What an agent key may do with its agent: `tasks:read` (read the agent, its tasks and its
+         *     leases), `tasks:write` (queue tasks on it), `tasks:work` (claim and work leases).
+         * @enum {string}
+         */
+        AgentKeyScope: "tasks:read" | "tasks:write" | "tasks:work";
+        /**
+         * @description An agent key: the one definition of each field a key has. A key acts as its agent only,
+         *     within its scopes; its secret is shown once, when it is created.
+         */
+        AgentKeyEntity: {
+            id?: components["schemas"]["Id"];
+            /** @description The agent the key acts as. */
+            agent_id?: components["schemas"]["Id"];
+            /** @description A name for people (which worker, which machine), 1 to 100 characters. */
+            name?: string;
+            /** @description The start of the secret (`afk_` and 8 characters), to recognise a key without its secret. */
+            prefix?: string;
+            /** @description What the key may do (see `AgentKeyScope`). */
+            scopes?: components["schemas"]["AgentKeyScope"][];
+            created_at?: components["schemas"]["Timestamp"];
+            /** @description When the key stops working; null when it never expires. */
+            expires_at?: components["schemas"]["NullableTimestamp"];
+            /** @description When the key last authenticated a request, to the minute; null when never. */
+            last_used_at?: components["schemas"]["NullableTimestamp"];
+            /** @description When the key was revoked; null while it is not. */
+            revoked_at?: components["schemas"]["NullableTimestamp"];
+            /** @description The secret (`afk_` + prefix + 43 base64url characters): send it as `X-API-Key`. Only in the answer that created the key. */
+            secret?: string;
+        };
+        /** @description An agent key as every read shows it, without its secret. */
+        AgentKey: WithRequired<components["schemas"]["AgentKeyEntity"], "id" | "agent_id" | "name" | "prefix" | "scopes" | "created_at" | "expires_at" | "last_used_at" | "revoked_at">;
+        /** @description A new agent key, with its secret (this once). */
+        AgentKeyCreated: WithRequired<components["schemas"]["AgentKeyEntity"], "id" | "agent_id" | "name" | "prefix" | "scopes" | "created_at" | "expires_at" | "last_used_at" | "revoked_at" | "secret">;
+        AgentKeyCreate: {
+            /** @description A name for people, 1 to 100 characters. */
+            name: string;
+            /** @description What the key may do; all three scopes when absent. */
+            scopes?: components["schemas"]["AgentKeyScope"][];
+            /** @description Days until the key expires (1 to 365); it never expires when absent. */
+            expires_in_days?: number;
+        };
+        AgentKeyItem: {
+            /** @description The key. */
+            data: components["schemas"]["AgentKey"];
+            meta: components["schemas"]["Meta"];
+        };
+        AgentKeyCreatedItem: {
+            /** @description The key, with its secret. */
+            data: components["schemas"]["AgentKeyCreated"];
+            meta: components["schemas"]["Meta"];
+        };
+        AgentKeyCollection: {
+            /** @description The keys of this page, newest first. */
+            data: components["schemas"]["AgentKey"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        /** @description What the worker last reported of its progress; at least one of the two. */
+        TaskProgress: {
+            /** @description How much is done, 0 to 100. */
+            percent?: number;
+            /** @description What the worker is doing, up to 500 characters. */
+            message?: string;
+        };
+        /**
+         * @description `active` while the worker holds the task; then `completed` (the worker reported success or
+         *     failure), `released` (the worker gave the task back), `expired` (not extended in time) or
+         *     `cancelled` (the task was cancelled). Only an `active` lease changes.
+         * @enum {string}
+         */
+        LeaseStatus: "active" | "completed" | "released" | "expired" | "cancelled";
+        /** @description Seconds the lease holds the task without a heartbeat, 5 to 3600. */
+        LeaseTtl: number;
+        /** @description A lease on a task, held by one worker. The one definition of each field a lease has. */
+        LeaseEntity: {
+            id?: components["schemas"]["Id"];
+            /** @description The agent whose task is leased. */
+            agent_id?: components["schemas"]["Id"];
+            /** @description The leased task. */
+            task_id?: components["schemas"]["Id"];
+            /** @description The task as it is now. */
+            task?: components["schemas"]["Task"];
+            status?: components["schemas"]["LeaseStatus"];
+            ttl_seconds?: components["schemas"]["LeaseTtl"];
+            /** @description When the lease expires unless it is extended (for an ended lease, when it ended or would have). */
+            expires_at?: components["schemas"]["Timestamp"];
+            created_at?: components["schemas"]["Timestamp"];
+        };
+        /** @description A lease, with its task. */
+        Lease: WithRequired<components["schemas"]["LeaseEntity"], "id" | "agent_id" | "task_id" | "task" | "status" | "ttl_seconds" | "expires_at" | "created_at">;
+        LeaseItem: {
+            /** @description The lease. */
+            data: components["schemas"]["Lease"];
+            meta: components["schemas"]["Meta"];
+        };
+        LeaseClaim: {
+            /** @default 60 */
+            ttl_seconds?: components["schemas"]["LeaseTtl"];
+            /**
+             * @description How long to wait for a task when none is available, 0 to 20 seconds (a long poll).
+             * @default 0
+             */
+            wait_seconds?: number;
+        };
+        /** @description A heartbeat, a success or a failure (see the operation). */
+        LeaseUpdate: components["schemas"]["LeaseHeartbeat"] | components["schemas"]["LeaseSuccess"] | components["schemas"]["LeaseFailure"];
+        /** @description Extends the lease from now, and records progress. */
+        LeaseHeartbeat: {
+            ttl_seconds?: components["schemas"]["LeaseTtl"];
+            progress?: components["schemas"]["TaskProgress"];
+        };
+        /** @description The task succeeded. */
+        LeaseSuccess: {
+            /**
+             * @description Always `succeeded`.
+             * @constant
+             */
+            status: "succeeded";
+            /** @description The outcome, any JSON value (at most 65,536 bytes). */
+            result?: unknown;
+        };
+        /** @description The task failed. */
+        LeaseFailure: {
+            /**
+             * @description Always `failed`.
+             * @constant
+             */
+            status: "failed";
+            /** @description Why it failed, up to 10,000 characters. */
+            error: string;
+            /**
+             * @description Queue the task again after a back-off while attempts remain.
+             * @default false
+             */
+            retry?: boolean;
+        };
+        /** @description The lease is no longer `active`: the worker must stop working on its task. */
+        ApiLeaseLostError: {
+            /** @description What went wrong, with `code` `LEASE_LOST`. */
+            error: {
+                /**
+                 * @description Always `LEASE_LOST`.
+                 * @constant
+                 */
+                code: "LEASE_LOST";
+                /** @description What happened to the lease, in words for people. */
+                message: string;
+                /** @description Why the lease is lost. */
+                details: {
+                    /**
+                     * @description What ended the lease.
+                     * @enum {string}
+                     */
+                    reason: "expired" | "cancelled" | "completed" | "released";
+                    lease_status: components["schemas"]["LeaseStatus"];
+                };
+                /** @description The request's `X-Request-ID`. */
+                requestId?: string;
+            };
         };
     };
     responses: {
@@ -2049,6 +2362,33 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiConflictError"] | components["schemas"]["ApiQuotaExceededError"];
+            };
+        };
+        /**
+         * @description `LEASE_LOST`: the lease is no longer `active` (`details.reason`: `expired`, `cancelled`,
+         *     `completed` or `released`; `details.lease_status` is its status now) and nothing was
+         *     written. Or `CONFLICT`: the task can no longer change.
+         */
+        ApiLeaseConflict: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "LEASE_LOST",
+                 *         "message": "The lease expired and its task was queued again",
+                 *         "details": {
+                 *           "reason": "expired",
+                 *           "lease_status": "expired"
+                 *         },
+                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiLeaseLostError"] | components["schemas"]["ApiConflictError"];
             };
         };
         /** @description The body is larger than `MAX_BODY_BYTES`. */
@@ -2548,6 +2888,10 @@ export interface components {
         AgentId: string;
         /** @description The task's id. An id that names no task of this agent answers 404. */
         TaskId: string;
+        /** @description The key's id. An id that names no key of this agent answers 404. */
+        KeyId: string;
+        /** @description The lease's id. An id that names no lease of this agent answers 404. */
+        LeaseId: string;
         /** @description How many items to pass over. */
         Skip: number;
         /**
@@ -3220,6 +3564,26 @@ export interface operations {
                      * @example {
                      *       "error": "invalid_grant",
                      *       "error_description": "Invalid username or password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description grant_type `client_credentials`: the client (agent key) could not be authenticated (RFC 6749 section 5.2, `invalid_client`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="agent-fleet"`: how to send the client credentials. */
+                    "WWW-Authenticate"?: string;
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Unknown, revoked or expired agent key"
                      *     }
                      */
                     "application/json": components["schemas"]["OAuthError"];
@@ -4187,6 +4551,369 @@ export interface operations {
             408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiConflictOrQuota"];
             412: components["responses"]["ApiPreconditionFailed"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    listAgentKeys: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
+                limit?: components["parameters"]["CursorLimit"];
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the agent's keys. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentKeyCollection"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    createAgentKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret (shown once). */
+            201: {
+                headers: {
+                    /** @description Path of the new key. */
+                    Location: string;
+                    /** @description Always `no-store`: the answer holds a secret. */
+                    "Cache-Control"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentKeyCreatedItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    getAgentKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The key's id. An id that names no key of this agent answers 404. */
+                key_id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key (never its secret). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentKeyItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    revokeAgentKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The key's id. An id that names no key of this agent answers 404. */
+                key_id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    claimLease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["LeaseClaim"];
+            };
+        };
+        responses: {
+            /** @description The lease of the claimed task. */
+            201: {
+                headers: {
+                    /** @description Path of the lease. */
+                    Location: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseItem"];
+                };
+            };
+            /** @description No task became available within `wait_seconds`. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            409: components["responses"]["ApiConflict"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    getLease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The lease's id. An id that names no lease of this agent answers 404. */
+                lease_id: components["parameters"]["LeaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lease, with its task as it is now. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    releaseLease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The lease's id. An id that names no lease of this agent answers 404. */
+                lease_id: components["parameters"]["LeaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Released; the task is queued again. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiLeaseConflict"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    updateLease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The lease's id. An id that names no lease of this agent answers 404. */
+                lease_id: components["parameters"]["LeaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaseUpdate"];
+            };
+        };
+        responses: {
+            /** @description The lease after the change, with its task. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            409: components["responses"]["ApiLeaseConflict"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             417: components["responses"]["ApiExpectationFailed"];

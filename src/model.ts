@@ -19,5 +19,14 @@ export type UserUpdate = Schemas['UserUpdate'];
 export type Post = Schemas['Post'];
 export type PostCreate = Schemas['PostCreate'];
 export type PostSummary = Schemas['PostSummary'];
+export type TaskProgress = Schemas['TaskProgress'];
+export type AgentKey = Schemas['AgentKey'];
+export type AgentKeyCreate = Schemas['AgentKeyCreate'];
+export type AgentKeyCreated = Schemas['AgentKeyCreated'];
+export type AgentKeyScope = Schemas['AgentKeyScope'];
+export type Lease = Schemas['Lease'];
+export type LeaseStatus = Schemas['LeaseStatus'];
+export type LeaseClaim = Schemas['LeaseClaim'];
+export type LeaseUpdate = Schemas['LeaseUpdate'];
 /** A user as stored: with the password hash that no response ever carries. */
 export type UserRecord = User & { password_hash: string | null };

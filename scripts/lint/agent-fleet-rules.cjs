@@ -172,7 +172,29 @@ function isApiErrorEnvelope(ctx, schema, depth = 0) {
   }
   if (Array.isArray(schema.allOf) && schema.allOf.some((member) => isApiErrorEnvelope(ctx, member, depth + 1))) return true;
   const error = schema.properties && schema.properties.error;
-  return Boolean(error) && extendsSchema(ctx, error, 'ApiErrorObject');
+  return Boolean(error) && (extendsSchema(ctx, error, 'ApiErrorObject') || isOwnErrorCode(ctx, error));
+}
+
+/**
+ * An error object of ApiErrorObject's shape with a code of its own (`LEASE_LOST`): a code added to
+ * ApiErrorObject's enum would widen every operation's error responses, which breaks clients that
+ * switch over the codes; one response's own `const` code widens only the new operation's.
+ */
+function isOwnErrorCode(ctx, raw) {
+  const error = deref(ctx, raw);
+  const properties = (error && error.properties) || {};
+  const code = deref(ctx, properties.code);
+  const required = Array.isArray(error && error.required) ? error.required : [];
+  return (
+    Boolean(code) &&
+    typeof code.const === 'string' &&
+    /^[A-Z][A-Z_]*$/.test(code.const) &&
+    Boolean(properties.message) &&
+    Boolean(properties.requestId) &&
+    required.includes('code') &&
+    required.includes('message') &&
+    error.additionalProperties === false
+  );
 }
 
 function hasSurfaceErrorBody(ctx, surface, schema) {
