@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { AGENT_TOKEN_MAX_SECONDS, createAgentKeySignIn } from './auth/agent-key-sign-in';
 import { createApiKeyCheck } from './auth/api-keys';
 import { createDeviceCookies } from './auth/device-cookie';
 import { createPasswordChecks } from './auth/password-sign-in';
@@ -26,6 +27,7 @@ import { agentHandlers } from './http/routes/agents';
 import { authHandlers } from './http/routes/auth';
 import { healthHandlers, type Lifecycle } from './http/routes/health';
 import { taskHandlers } from './http/routes/tasks';
+import { v1AgentKeyHandlers } from './http/routes/v1-agent-keys';
 import { v1AgentHandlers } from './http/routes/v1-agents';
 import { v1UserHandlers } from './http/routes/v1-users';
 import { SECURITY_HEADERS, securityHeaders, setHeaders } from './http/security-headers';
@@ -33,6 +35,7 @@ import { createSignIn } from './http/sign-in';
 import { armResponseCheck, checkResponsesOf, createValidation } from './http/validation';
 import { deprecationHeadersOf, negotiateApiVersion } from './http/versioning';
 import type { Logger } from './logger';
+import type { AgentKeyScope } from './model';
 
 export interface AppDependencies {
   config: Config;
@@ -99,6 +102,8 @@ export function buildApp({
     onRefused: () => metrics.rateLimitHits.inc({ limiter: 'login' }),
   });
   const passwords = createPasswordChecks(store, throttle);
+  // Failed client_credentials grants count against the client address as failed passwords do.
+  const agentKeys = createAgentKeySignIn(store, tokens, throttle, { maxSeconds: Math.min(AGENT_TOKEN_MAX_SECONDS, config.auth.jwt.ttlSeconds) });
   const signIn = createSignIn({ config, store, sessions, logger, metrics, pathTo });
 
   // The operation table: every operationId of api.yaml and its handler.
@@ -107,6 +112,7 @@ export function buildApp({
     ...authHandlers({
       sessions,
       passwords,
+      agentKeys,
       cookieName: config.auth.sessionCookieName,
       trustedOrigins: config.auth.trustedOrigins,
       devices: {
@@ -119,6 +125,15 @@ export function buildApp({
     ...taskHandlers(store, config, pathTo),
     ...v1UserHandlers(store, config, passwords, pathTo),
     ...v1AgentHandlers(store, config, pathTo),
+    ...v1AgentKeyHandlers(store, pathTo),
+    // ---- PLACEHOLDER (branch `keys` only; the lead deletes this block when `leases` is merged) ----
+    ...(() => {
+      const notBuilt = (): never => {
+        throw new Error('not built on this branch');
+      };
+      return { claimLease: notBuilt, getLease: notBuilt, updateLease: notBuilt, releaseLease: notBuilt };
+    })(),
+    // ---- END PLACEHOLDER ----
     ...signIn.handlers,
     ...docsHandlers(apiDocument, { clientReadme, pathTo }),
     getMetrics: serveMetrics(metrics, config.metrics.token),
@@ -130,6 +145,8 @@ export function buildApp({
     sessions,
     cookieName: config.auth.sessionCookieName,
     isApiKey: createApiKeyCheck(config.auth.apiKeys),
+    agentKeys,
+    isAgentToken: tokens.isAgentToken,
     trustedOrigins: config.auth.trustedOrigins,
   };
   const defaultSecurity = (apiDocument.security ?? []) as SecurityRequirement[];
@@ -148,7 +165,7 @@ export function buildApp({
     const validates = declares(operation.route.surface === 'root' ? '422' : '400');
     const steps: Array<Step | undefined> = [
       isRateLimited(operation.operation) ? (operation.route.surface === 'api' ? limiters.api : limiters.root) : undefined,
-      authenticateFor(operation.operation.security ?? defaultSecurity, authentication),
+      authenticateFor(operation.operation.security ?? defaultSecurity, authentication, operation.operation['x-agent-key-scope'] as AgentKeyScope | undefined),
       parseBody,
       validates ? checkQueryShape : undefined,
       validates ? refuseUnstorableText : undefined,

@@ -39,6 +39,7 @@ export const agentNotFound = () => new AppError('not_found', 'Agent not found');
 export const taskNotFound = () => new AppError('not_found', 'Task not found');
 export const userNotFound = () => new AppError('not_found', 'User not found');
 export const connectionNotFound = () => new AppError('not_found', 'No connection to this provider');
+export const agentKeyNotFound = () => new AppError('not_found', 'Agent key not found');
 
 export const stateConflict = (message: string, details?: Record<string, unknown>) =>
   new AppError('state_conflict', message, details);
@@ -98,12 +99,16 @@ export const invalidApiKey = () => new AppError('forbidden', 'Invalid API key');
 export const forbidden = (message: string) => new AppError('forbidden', message);
 /** What an API key gets where only a user makes sense (its profile, its connections, user management). */
 export const notAUser = () => forbidden('An API key is a service principal, not a user');
+/** What an agent key (or a token of one) gets outside the operations api.yaml opens to it (`x-agent-key-scope`). */
+export const notForAgentKeys = () => forbidden('An agent key acts as its agent only: this operation is not open to it');
+/** An operation open to agent keys, called with a key that lacks the scope it needs. */
+export const missingScope = (scope: string) => forbidden(`This agent key lacks the scope ${scope}`);
 /** Unlinking would leave the account with no way to sign in (no password, no other provider). */
 export const lastSignInMethod = () =>
   new AppError('conflict', 'This provider is your only way to sign in: link another provider first');
 
 /** RFC 6749 section 5.2 errors of the token endpoint. */
-export type OAuthErrorCode = 'invalid_request' | 'invalid_grant' | 'unsupported_grant_type';
+export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type';
 
 export class OAuthError extends Error {
   constructor(
@@ -114,6 +119,9 @@ export class OAuthError extends Error {
     this.name = 'OAuthError';
   }
 }
+
+/** RFC 6749 section 5.2 `invalid_client` (401): one answer for an unknown, revoked or expired key and a wrong secret. */
+export const invalidClient = () => new OAuthError('invalid_client', 'Invalid client credentials: unknown, revoked or expired agent key, or a wrong secret');
 
 /**
  * Why a third-party sign-in (or a provider token refresh) failed. Never rendered as a body: the

@@ -1,5 +1,5 @@
 import type { Identity, ProviderTokenRecord } from './records';
-import type { Agent, Post, PostSummary, Task, TaskSummary, User } from '../model';
+import type { Agent, AgentKey, AgentKeyScope, Post, PostSummary, Task, TaskSummary, User } from '../model';
 
 /**
  * The one place that knows how SQLite and PostgreSQL return values differently: timestamps
@@ -15,6 +15,8 @@ export interface RowMapper {
   toPostSummary(row: Record<string, unknown>): PostSummary;
   toIdentity(row: Record<string, unknown>): Identity;
   toProviderToken(row: Record<string, unknown>): ProviderTokenRecord;
+  /** Never copies the secret's digest. */
+  toAgentKey(row: Record<string, unknown>): AgentKey;
 }
 
 export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
@@ -105,6 +107,17 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       refresh_error: nullableText(row.refresh_error),
       created_at: toIsoTimestamp(row.created_at),
       updated_at: toIsoTimestamp(row.updated_at),
+    }),
+    toAgentKey: (row) => ({
+      id: String(row.id),
+      agent_id: String(row.agent_id),
+      name: String(row.name),
+      prefix: String(row.prefix),
+      scopes: String(row.scopes).split(' ').filter(Boolean) as AgentKeyScope[],
+      created_at: toIsoTimestamp(row.created_at),
+      expires_at: toNullableIsoTimestamp(row.expires_at),
+      last_used_at: toNullableIsoTimestamp(row.last_used_at),
+      revoked_at: toNullableIsoTimestamp(row.revoked_at),
     }),
   };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { compileAgentKeysQueries, createAgentKeysRepository, type AgentKeysRepository } from './agent-keys-repository';
 import { compileAgentsQueries, createAgentsRepository, type AgentsRepository } from './agents-repository';
 import type { Executor } from './compiled-query';
 import { isPostgres, type Database } from './database';
@@ -19,6 +20,7 @@ export interface Store {
   identities: IdentitiesRepository;
   providerTokens: ProviderTokensRepository;
   sessions: SessionsRepository;
+  agentKeys: AgentKeysRepository;
   /** Runs `work` in one transaction; rows read with `lock` stay locked until it ends. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
 }
@@ -29,6 +31,7 @@ export function createStore(db: Database): Store {
   const agents = compileAgentsQueries(db, postgres);
   const tasks = compileTasksQueries(db, postgres);
   const sessions = compileSessionsQueries(db);
+  const agentKeys = compileAgentKeysQueries(db);
   // A transaction uses two or three of the repositories: each is made on first use.
   const bind = (executor: Executor, inTransaction: boolean): Store => {
     let agentsRepository: AgentsRepository | undefined;
@@ -38,6 +41,7 @@ export function createStore(db: Database): Store {
     let identitiesRepository: IdentitiesRepository | undefined;
     let providerTokensRepository: ProviderTokensRepository | undefined;
     let sessionsRepository: SessionsRepository | undefined;
+    let agentKeysRepository: AgentKeysRepository | undefined;
     const store: Store = {
       get agents() {
         return (agentsRepository ??= createAgentsRepository(executor, mapper, postgres, agents));
@@ -59,6 +63,9 @@ export function createStore(db: Database): Store {
       },
       get sessions() {
         return (sessionsRepository ??= createSessionsRepository(executor, mapper, sessions));
+      },
+      get agentKeys() {
+        return (agentKeysRepository ??= createAgentKeysRepository(executor, mapper, agentKeys));
       },
       transaction: (work) => (inTransaction ? work(store) : runTransaction(db, (trx) => work(bind(trx, true)))),
     };

@@ -1,3 +1,4 @@
+import { agentNotFound, notForAgentKeys } from '../errors';
 import type { AgentKeyScope, User } from '../model';
 import type { Session } from './sessions';
 
@@ -19,4 +20,18 @@ export function ownerScope(principal: Principal): string | undefined {
 /** The owner recorded on what a principal creates. */
 export function ownerOf(principal: Principal): string | null {
   return principal.kind === 'user' ? principal.user.id : null;
+}
+
+/**
+ * An agent key reaches its own agent only: any other reads as missing (404), as another user's
+ * agent does. The authentication gate has checked this before an operation runs; domain code that
+ * names an agent checks it again, so that no path forgets it.
+ */
+export function assertReaches(principal: Principal, agentId: string): void {
+  if (principal.kind === 'agent' && principal.agentId !== agentId) throw agentNotFound();
+}
+
+/** What only people and service keys may do (manage agents, users, keys): an agent key is refused (403). */
+export function assertNotAgentKey(principal: Principal): asserts principal is Exclude<Principal, { kind: 'agent' }> {
+  if (principal.kind === 'agent') throw notForAgentKeys();
 }

@@ -2,7 +2,7 @@ import type { Store } from '../data/store';
 import { newId, nextTimestamp, now } from '../data/ids';
 import { isForeignKeyViolation } from '../data/database-errors';
 import { agentNotFound, invalidCredentials } from '../errors';
-import { ownerOf, ownerScope, type Principal } from './access';
+import { assertNotAgentKey, assertReaches, ownerOf, ownerScope, type Principal } from './access';
 import { resolveOperatorStatus } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
 import type { Agent, AgentCreate, AgentUpdate, TaskSummary } from '../model';
@@ -12,7 +12,8 @@ import { assertAgentQuota, releaseStoredBytes, type Quotas } from './quotas';
 /** How many of an agent's newest tasks `include=tasks` embeds (as summaries, without payloads). */
 export const EMBEDDED_TASKS = 10;
 
-export function listAgents(store: Store, principal: Principal, query: ListQuery): Promise<ListResult<Agent>> {
+export async function listAgents(store: Store, principal: Principal, query: ListQuery): Promise<ListResult<Agent>> {
+  assertNotAgentKey(principal);
   return store.agents.list(query, ownerScope(principal));
 }
 
@@ -22,6 +23,7 @@ export function listAgents(store: Store, principal: Principal, query: ListQuery)
  * (which would cost more than the insert on SQLite, and two more round trips on PostgreSQL).
  */
 export async function createAgent(store: Store, principal: Principal, input: AgentCreate, quotas: Quotas): Promise<Agent> {
+  assertNotAgentKey(principal);
   const owner = ownerOf(principal);
   const insert = (tx: Store) => {
     const timestamp = now();
@@ -50,6 +52,7 @@ export async function createAgent(store: Store, principal: Principal, input: Age
 
 /** Another user's agent reads as missing (404), never as forbidden: its existence is not disclosed. */
 export async function getAgent(store: Store, principal: Principal, id: string): Promise<Agent> {
+  assertReaches(principal, id);
   return (await store.agents.find(id, { ownerId: ownerScope(principal) })) ?? Promise.reject(agentNotFound());
 }
 
@@ -63,7 +66,8 @@ export function replaceAgent(store: Store, principal: Principal, id: string, inp
   return updateAgent(store, principal, id, { name: input.name, type: input.type }, precondition);
 }
 
-export function updateAgent(store: Store, principal: Principal, id: string, changes: AgentUpdate, precondition?: Precondition<Agent>): Promise<Agent> {
+export async function updateAgent(store: Store, principal: Principal, id: string, changes: AgentUpdate, precondition?: Precondition<Agent>): Promise<Agent> {
+  assertNotAgentKey(principal);
   return store.transaction(async (tx) => {
     const agent = await tx.agents.find(id, { lock: true, ownerId: ownerScope(principal) });
     if (!agent) throw agentNotFound();
@@ -79,7 +83,8 @@ export function updateAgent(store: Store, principal: Principal, id: string, chan
   });
 }
 
-export function deleteAgent(store: Store, principal: Principal, id: string, precondition?: Precondition<Agent>): Promise<void> {
+export async function deleteAgent(store: Store, principal: Principal, id: string, precondition?: Precondition<Agent>): Promise<void> {
+  assertNotAgentKey(principal);
   return store.transaction(async (tx) => {
     const agent = await tx.agents.find(id, { lock: true, ownerId: ownerScope(principal) });
     if (!agent) throw agentNotFound();

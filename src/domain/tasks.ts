@@ -2,7 +2,7 @@ import type { Store } from '../data/store';
 import type { TaskChanges } from '../data/tasks-repository';
 import { newId, nextTimestamp, now } from '../data/ids';
 import { agentNotFound, invalidValue, stateConflict, taskNotFound } from '../errors';
-import { ownerScope, type Principal } from './access';
+import { assertNotAgentKey, assertReaches, ownerScope, type Principal } from './access';
 import { canAcceptTasks, canStartTasks, statusAfterTaskStart, statusAfterTaskStop } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
 import type { Agent, Task, TaskCreate, TaskStatus, TaskUpdate } from '../model';
@@ -14,6 +14,7 @@ const MAX_JSON_BYTES = 64 * 1024;
 const DEFAULT_PRIORITY = 5;
 
 export async function listTasks(store: Store, principal: Principal, agentId: string, query: ListQuery): Promise<ListResult<Task>> {
+  assertReaches(principal, agentId);
   if (!(await store.agents.find(agentId, { ownerId: ownerScope(principal) }))) throw agentNotFound();
   return store.tasks.list(agentId, query);
 }
@@ -22,7 +23,8 @@ export async function listTasks(store: Store, principal: Principal, agentId: str
  * The agent's row lock serialises its task writes, so its task count is exact here. What the task
  * stores is charged to the agent's owner last, so the owner's row is held for as short as can be.
  */
-export function createTask(store: Store, principal: Principal, agentId: string, input: TaskCreate, quotas: Quotas): Promise<Task> {
+export async function createTask(store: Store, principal: Principal, agentId: string, input: TaskCreate, quotas: Quotas): Promise<Task> {
+  assertReaches(principal, agentId);
   assertJsonSize('input', input.input);
   return store.transaction(async (tx) => {
     const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
@@ -56,6 +58,7 @@ export function createTask(store: Store, principal: Principal, agentId: string, 
 }
 
 export async function getTask(store: Store, principal: Principal, agentId: string, taskId: string): Promise<Task> {
+  assertReaches(principal, agentId);
   if (!(await store.agents.find(agentId, { ownerId: ownerScope(principal) }))) throw agentNotFound();
   return (await store.tasks.find(agentId, taskId)) ?? Promise.reject(taskNotFound());
 }
@@ -100,6 +103,8 @@ export function deleteTask(store: Store, principal: Principal, agentId: string, 
  * serialise without deadlocks), and checks the caller's precondition on the task.
  */
 async function lockTask(tx: Store, principal: Principal, agentId: string, taskId: string, precondition?: Precondition<Task>): Promise<{ agent: Agent; task: Task }> {
+  // A task changes through its owner (or an admin, or a service key); an agent's own processes work it through leases.
+  assertNotAgentKey(principal);
   const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
   if (!agent) throw agentNotFound();
   const task = await tx.tasks.find(agentId, taskId, { lock: true });

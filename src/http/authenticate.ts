@@ -1,8 +1,11 @@
 import type { Request, RequestHandler } from 'express';
 import { parse as parseCookies } from 'cookie';
+import type { AgentKeySignIn } from '../auth/agent-key-sign-in';
 import type { SessionService } from '../auth/sessions';
 import type { Principal } from '../domain/access';
-import { forbidden, invalidApiKey, invalidCredentials, notAuthenticated, notAUser } from '../errors';
+import { isAgentKeySecret } from '../domain/agent-keys';
+import { agentNotFound, forbidden, invalidApiKey, invalidCredentials, missingScope, notAuthenticated, notAUser, notForAgentKeys } from '../errors';
+import type { AgentKeyScope } from '../model';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -17,6 +20,10 @@ export interface AuthenticateOptions {
   /** The session cookie's name (config.auth.sessionCookieName). */
   cookieName: string;
   isApiKey: (presented: string) => boolean;
+  /** Agent keys (`X-API-Key: afk_...`) and their bearer tokens. */
+  agentKeys: Pick<AgentKeySignIn, 'fromSecret' | 'fromToken'>;
+  /** Whether a bearer token is an agent's (its verification is then the agent keys'). */
+  isAgentToken: (token: string) => boolean;
   trustedOrigins: readonly string[];
 }
 
@@ -31,14 +38,17 @@ const CHECKED_BY_HANDLER = new Set(['MetricsToken']);
  * one of the schemes it lists is required. It runs before the request is validated, so an
  * anonymous caller learns nothing from validation errors.
  */
-export function authenticateFor(requirements: readonly SecurityRequirement[], options: AuthenticateOptions): RequestHandler | undefined {
+export function authenticateFor(requirements: readonly SecurityRequirement[], options: AuthenticateOptions, agentKeyScope?: AgentKeyScope): RequestHandler | undefined {
   const schemes = new Set(requirements.flatMap((requirement) => Object.keys(requirement)));
   if (requirements.length === 0 || requirements.some((requirement) => Object.keys(requirement).length === 0)) return undefined;
   if ([...schemes].every((scheme) => CHECKED_BY_HANDLER.has(scheme))) return undefined;
   const trusted = new Set(options.trustedOrigins);
+  const admitAgent = agentGate(agentKeyScope);
   return async (req, _res, next) => {
     try {
-      req.principal = await identify(req, schemes, options, trusted);
+      const principal = await identify(req, schemes, options, trusted);
+      if (principal.kind === 'agent') admitAgent(principal, (req.params as Record<string, string | undefined>).agent_id);
+      req.principal = principal;
       next();
     } catch (error) {
       next(error);
@@ -46,13 +56,30 @@ export function authenticateFor(requirements: readonly SecurityRequirement[], op
   };
 }
 
+/**
+ * What an agent key may do on one operation, from its `x-agent-key-scope` (api.yaml's
+ * x-http-rules): with that scope, on its own agent's paths only; nothing where none is declared.
+ */
+function agentGate(scope: AgentKeyScope | undefined): (principal: Extract<Principal, { kind: 'agent' }>, agentId: string | undefined) => void {
+  if (scope === undefined) {
+    return () => {
+      throw notForAgentKeys();
+    };
+  }
+  return (principal, agentId) => {
+    if (!principal.scopes.includes(scope)) throw missingScope(scope);
+    if (agentId !== principal.agentId) throw agentNotFound();
+  };
+}
+
 /** DESIGN section 3: Authorization alone decides when present; then X-API-Key; then the session cookie. */
 async function identify(req: Request, schemes: Set<string>, options: AuthenticateOptions, trusted: Set<string>): Promise<Principal> {
   const credential = credentialOf(req, options.cookieName);
-  if (credential?.kind === 'bearer') return userFromToken(credential.token, options);
+  if (credential?.kind === 'bearer') return options.isAgentToken(credential.token) ? agentFromToken(credential.token, options) : userFromToken(credential.token, options);
   if (credential?.kind === 'malformed') throw invalidCredentials();
   const apiKey = req.get('x-api-key');
   if (apiKey !== undefined && schemes.has('ApiKeyAuth')) {
+    if (isAgentKeySecret(apiKey)) return (await options.agentKeys.fromSecret(apiKey)) ?? Promise.reject(invalidApiKey());
     if (!options.isApiKey(apiKey)) throw invalidApiKey();
     return { kind: 'service' };
   }
@@ -82,6 +109,11 @@ export function assertTrustedOrigin(req: Pick<Request, 'get' | 'method'>, truste
   if (!SAFE_METHODS.has(req.method) && !trusted.has(req.get('origin') ?? '')) {
     throw forbidden('Cross-site request refused: the Origin is not allowed to use the session cookie');
   }
+}
+
+/** An agent's token works while its key does: revoked or expired, it is refused as any bad token is. */
+async function agentFromToken(token: string, options: AuthenticateOptions): Promise<Principal> {
+  return (await options.agentKeys.fromToken(token)) ?? Promise.reject(invalidCredentials());
 }
 
 async function userFromToken(token: string, options: AuthenticateOptions): Promise<Principal> {

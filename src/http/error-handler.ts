@@ -43,6 +43,8 @@ const BODY_PARSER_PROBLEMS: Record<string, Problem> = {
 const UNREADABLE_BODY: Problem = { status: 400, code: 'validation_error', message: 'Request body could not be decoded with its Content-Encoding' };
 const INTERNAL: Problem = { status: 500, code: 'internal_error', message: 'An unexpected error occurred' };
 const NOT_FOUND: Problem = { status: 404, code: 'not_found', message: 'Not Found' };
+/** The challenge of the token endpoint's client authentication (RFC 6749 section 2.3.1). */
+const CLIENT_CHALLENGE = 'Basic realm="agent-fleet"';
 /** How long a client should wait before retrying after a dependency outage. */
 const RETRY_AFTER_OUTAGE_SECONDS = '5';
 
@@ -59,7 +61,11 @@ export function toProblem(err: unknown): Problem {
       schemaViolation: err.schemaViolation,
     };
   }
-  if (err instanceof OAuthError) return { status: 400, code: 'validation_error', message: err.description, oauthError: err.code };
+  if (err instanceof OAuthError) {
+    // RFC 6749 section 5.2: a client that failed to authenticate gets 401 and how to authenticate.
+    if (err.code === 'invalid_client') return { status: 401, code: 'unauthorized', message: err.description, oauthError: err.code, headers: { 'WWW-Authenticate': CLIENT_CHALLENGE } };
+    return { status: 400, code: 'validation_error', message: err.description, oauthError: err.code };
+  }
   if (err instanceof ValidatorError) return fromValidatorError(err);
   if (databaseOutageOf(err)) {
     return { status: 503, code: 'service_unavailable', message: 'The database is unavailable; retry shortly', headers: { 'Retry-After': RETRY_AFTER_OUTAGE_SECONDS } };

@@ -1,9 +1,10 @@
 import { parse as parseCookies } from 'cookie';
 import { type CookieOptions, type Request, type Response } from 'express';
+import type { AgentKeySignIn } from '../../auth/agent-key-sign-in';
 import type { DeviceCookies } from '../../auth/device-cookie';
 import type { PasswordChecks } from '../../auth/password-sign-in';
 import type { SessionService } from '../../auth/sessions';
-import { AppError, OAuthError } from '../../errors';
+import { AppError, invalidClient, OAuthError } from '../../errors';
 import { assertTrustedOrigin, credentialOf, principalOf, userOf } from '../authenticate';
 import { envelope } from '../envelope';
 import type { OperationHandlers } from '../operations';
@@ -16,13 +17,15 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 export interface AuthRouteDependencies {
   sessions: SessionService;
   passwords: PasswordChecks;
+  /** The client_credentials grant of agent keys. */
+  agentKeys: Pick<AgentKeySignIn, 'grant'>;
   cookieName: string;
   trustedOrigins: readonly string[];
   /** The device cookie of each password sign-in (src/auth/device-cookie.ts). */
   devices: { cookies: DeviceCookies; cookieName: string; lifetimeSeconds: number };
 }
 
-export function authHandlers({ sessions, passwords, cookieName, trustedOrigins, devices }: AuthRouteDependencies): Pick<OperationHandlers, 'issueToken' | 'getProtected' | 'logIn' | 'logOut' | 'logOutEverywhere'> {
+export function authHandlers({ sessions, passwords, agentKeys, cookieName, trustedOrigins, devices }: AuthRouteDependencies): Pick<OperationHandlers, 'issueToken' | 'getProtected' | 'logIn' | 'logOut' | 'logOutEverywhere'> {
   const trusted = new Set(trustedOrigins);
 
   /** A password sign-in, counted as the device's when the request brings a valid device cookie for the account. */
@@ -44,7 +47,7 @@ export function authHandlers({ sessions, passwords, cookieName, trustedOrigins, 
     });
   };
 
-  /** RFC 6749 sections 4.3 and 6, first-party only (see api.yaml). */
+  /** RFC 6749 sections 4.3, 4.4 and 6, first-party only (see api.yaml). */
   const issueToken: Handler<'issueToken'> = async (req, res) => {
     const { grant_type: grantType, username, password, refresh_token: refreshToken } = req.body;
     res.set(NO_STORE);
@@ -53,7 +56,12 @@ export function authHandlers({ sessions, passwords, cookieName, trustedOrigins, 
       res.json(await sessions.refresh(refreshToken));
       return;
     }
-    if (grantType !== 'password') throw new OAuthError('unsupported_grant_type', 'Only grant_type=password and grant_type=refresh_token are supported');
+    if (grantType === 'client_credentials') {
+      const { id, secret } = clientCredentialsOf(req.get('authorization'), req.body);
+      res.json(await agentKeys.grant(id, secret, clientKeyOf(req)));
+      return;
+    }
+    if (grantType !== 'password') throw new OAuthError('unsupported_grant_type', 'Only grant_type=password, refresh_token and client_credentials are supported');
     if (!username || !password) throw new OAuthError('invalid_request', 'username and password are required');
     const user = await signInWithPassword(req, username, password).catch((error: unknown) => {
       throw error instanceof AppError && error.code === 'unauthorized' ? new OAuthError('invalid_grant', 'Invalid username or password') : error;
@@ -97,3 +105,27 @@ export function authHandlers({ sessions, passwords, cookieName, trustedOrigins, 
 
   return { issueToken, getProtected: protectedResource, logIn, logOut, logOutEverywhere };
 }
+
+/**
+ * The client's credentials (RFC 6749 section 2.3.1): HTTP Basic, whose id and secret are each
+ * form-urlencoded, or `client_id` and `client_secret` in the body; never both at once.
+ */
+export function clientCredentialsOf(authorization: string | undefined, body: { client_id?: string; client_secret?: string }): { id: string; secret: string } {
+  const inBody = body.client_id !== undefined || body.client_secret !== undefined;
+  if (authorization !== undefined) {
+    if (inBody) throw new OAuthError('invalid_request', 'Send the client credentials once: HTTP Basic or client_id and client_secret, not both');
+    const encoded = /^Basic ([A-Za-z0-9+/]+=*)$/i.exec(authorization.trim())?.[1];
+    const decoded = encoded === undefined ? undefined : Buffer.from(encoded, 'base64').toString('utf8');
+    const colon = decoded?.indexOf(':') ?? -1;
+    if (decoded === undefined || colon < 0) throw invalidClient();
+    try {
+      return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
+    } catch {
+      throw invalidClient();
+    }
+  }
+  if (!body.client_id || !body.client_secret) throw invalidClient();
+  return { id: body.client_id, secret: body.client_secret };
+}
+
+const formDecode = (value: string): string => decodeURIComponent(value.replace(/\+/g, ' '));
