@@ -71,6 +71,12 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       updated_at: toIsoTimestamp(row.updated_at),
       started_at: toNullableIsoTimestamp(row.started_at),
       finished_at: toNullableIsoTimestamp(row.finished_at),
+      // PLACEHOLDER (branch `keys` only; `leases` maps the real columns).
+      attempts: 0,
+      max_attempts: 3,
+      available_at: toIsoTimestamp(row.created_at),
+      progress: null,
+      lease_id: null,
     }),
     toTaskSummary: (row) => ({
       id: String(row.id),

@@ -11,6 +11,8 @@ import { assertTaskQuota, chargeStoredBytes, jsonBytes, releaseStoredBytes, task
 import { assertTaskTransition, isTerminal } from './task-status';
 
 const MAX_JSON_BYTES = 64 * 1024;
+/** PLACEHOLDER (branch `keys` only; `leases` replaces it): a new task's lease fields. */
+export const LEASE_FIELDS_PLACEHOLDER = (createdAt: string) => ({ attempts: 0, max_attempts: 3, available_at: createdAt, progress: null, lease_id: null });
 const DEFAULT_PRIORITY = 5;
 
 export async function listTasks(store: Store, principal: Principal, agentId: string, query: ListQuery): Promise<ListResult<Task>> {
@@ -48,6 +50,8 @@ export async function createTask(store: Store, principal: Principal, agentId: st
       updated_at: timestamp,
       started_at: null,
       finished_at: null,
+      // PLACEHOLDER (branch `keys` only): the lease fields, until `leases` brings them.
+      ...LEASE_FIELDS_PLACEHOLDER(timestamp),
     };
     const bytes = taskBytes(task);
     await tx.tasks.insert(task, bytes);
