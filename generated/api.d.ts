@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Who am I (bearer only)
-         * @description Answers the e-mail of the user whose bearer token was sent. Only a bearer token is accepted here.
+         * @description Answers the e-mail of the user whose bearer token was sent. Only a bearer token is accepted here; an agent's token is refused (403).
          */
         get: operations["getProtected"];
         put?: never;
@@ -1485,7 +1485,7 @@ export interface components {
              * @description The user's password (grant_type `password`).
              */
             password?: string;
-            /** @description Accepted and ignored: access tokens carry no scopes. */
+            /** @description Accepted and ignored: a user's token carries no scopes, and an agent's carries its key's. */
             scope?: string;
             /** @description grant_type `client_credentials`: the agent key's `id`. Ignored by the other grants, whose first-party clients are not registered. */
             client_id?: string;
@@ -1802,7 +1802,7 @@ export interface components {
             last_used_at?: components["schemas"]["NullableTimestamp"];
             /** @description When the key was revoked; null while it is not. */
             revoked_at?: components["schemas"]["NullableTimestamp"];
-            /** @description The secret (`afk_` + prefix + 43 base64url characters): send it as `X-API-Key`. Only in the answer that created the key. */
+            /** @description The secret (its `prefix`, then 43 base64url characters): send it as `X-API-Key`. Only in the answer that created the key. */
             secret?: string;
         };
         /** @description An agent key as every read shows it, without its secret. */
@@ -2209,8 +2209,9 @@ export interface components {
             };
         };
         /**
-         * @description A wrong API key (`Invalid API key`), or a cookie-authenticated change from an origin
-         *     that is not allowed.
+         * @description A wrong API key (`Invalid API key`), a cookie-authenticated change from an origin
+         *     that is not allowed, or an agent key (or its token) outside what it may do: an
+         *     operation that is not open to agent keys, or one whose scope the key lacks.
          */
         Forbidden: {
             headers: {
@@ -3511,6 +3512,7 @@ export interface operations {
             };
             400: components["responses"]["RequestRefused"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimited"];
