@@ -119,7 +119,7 @@ describeEachDatabase('credentials', (get) => {
     it.each([
       ['a wrong password', (email: string) => ({ grant_type: 'password', username: email, password: 'wrong-password' }), 'invalid_grant'],
       ['an unknown user', () => ({ grant_type: 'password', username: 'nobody@example.com', password: 'whatever-1' }), 'invalid_grant'],
-      ['another grant type', (email: string) => ({ grant_type: 'client_credentials', username: email }), 'unsupported_grant_type'],
+      ['another grant type', (email: string) => ({ grant_type: 'authorization_code', username: email }), 'unsupported_grant_type'],
       ['no grant type', (email: string) => ({ username: email, password: 'x' }), 'invalid_request'],
       ['no password', (email: string) => ({ grant_type: 'password', username: email }), 'invalid_request'],
     ])('when the request has %s, then 400 with the RFC 6749 error', async (_label, body, error) => {
