@@ -1814,7 +1814,7 @@ export interface components {
             name: string;
             /** @description What the key may do; all three scopes when absent. */
             scopes?: components["schemas"]["AgentKeyScope"][];
-            /** @description Days until the key expires (1 to 365); it never expires when absent. */
+            /** @description Days until the key expires (1 to 365); it never expires when absent. Not returned as such; the key's `expires_at` is `created_at` plus these days. */
             expires_in_days?: number;
         };
         AgentKeyItem: {

@@ -72,9 +72,11 @@ export const isPublic = (operation: Operation) => Array.isArray(operation.operat
  *   change with a wrong one is refused with 403 and changes nothing.
  * A write-only property not named here fails the walk: its effect has to be taught first.
  */
-export const WRITE_ONLY_EFFECTS: Record<string, 'secret' | 'proof'> = {
+export const WRITE_ONLY_EFFECTS: Record<string, 'secret' | 'proof' | 'lifetime'> = {
   password: 'secret',
   current_password: 'proof',
+  /** Days of life: the resource's `expires_at` is its `created_at` plus that many days. */
+  expires_in_days: 'lifetime',
 };
 
 /** The operation the client signs in with (e-mail and password in, an access token out). */
