@@ -99,6 +99,10 @@ const RECIPES: Record<string, Recipe> = {
   'PATCH /api/v1/agents/{agent_id}/tasks/{task_id} 200': (c) => c.call('PATCH', `/api/v1/agents/${c.ids.v1Agent}/tasks/${c.ids.v1Task}`, { body: { title: 'patched' } }),
   'DELETE /api/v1/agents/{agent_id}/tasks/{task_id} 204': async (c) =>
     c.call('DELETE', `/api/v1/agents/${c.ids.v1Agent}/tasks/${await created(c, `/agents/${c.ids.v1Agent}/tasks`, { title: 'doomed' })}`),
+  'GET /api/v1/agents/{agent_id}/keys 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/keys`),
+  'POST /api/v1/agents/{agent_id}/keys 201': (c) => c.call('POST', `/api/v1/agents/${c.ids.v1Agent}/keys`, { body: { name: 'headers' } }),
+  'GET /api/v1/agents/{agent_id}/keys/{key_id} 200': async (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/keys/${await newKey(c)}`),
+  'DELETE /api/v1/agents/{agent_id}/keys/{key_id} 204': async (c) => c.call('DELETE', `/api/v1/agents/${c.ids.v1Agent}/keys/${await newKey(c)}`),
   'GET /api/v1/me 200': (c) => c.call('GET', '/api/v1/me'),
   'GET /api/v1/me 304': (c) => c.revalidate('/api/v1/me'),
   'POST /api/auth/login 200': (c) => c.call('POST', '/api/auth/login', { as: null, body: { email: c.owner.user.email, password: c.owner.password } }),
@@ -137,6 +141,13 @@ async function created(c: Context, path: string, body: unknown = { name: 'doomed
   const res = await c.call('POST', path, { body });
   if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}`);
   return ((await res.json()) as { id: string }).id;
+}
+
+/** The id of a new key of the v1 agent. */
+async function newKey(c: Context): Promise<string> {
+  const res = await c.call('POST', `/api/v1/agents/${c.ids.v1Agent}/keys`, { body: { name: 'headers' } });
+  if (res.status !== 201) throw new Error(`creating a key answered ${res.status}`);
+  return ((await res.json()) as { data: { id: string } }).data.id;
 }
 
 const SESSION = 'agent_fleet_session';
