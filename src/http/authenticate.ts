@@ -3,7 +3,7 @@ import { parse as parseCookies } from 'cookie';
 import type { AgentKeySignIn } from '../auth/agent-key-sign-in';
 import type { SessionService } from '../auth/sessions';
 import type { Principal } from '../domain/access';
-import { isAgentKeySecret } from '../domain/agent-keys';
+import { AGENT_KEY_SCOPES, isAgentKeySecret } from '../domain/agent-keys';
 import { agentNotFound, forbidden, invalidApiKey, invalidCredentials, missingScope, notAuthenticated, notAUser, notForAgentKeys } from '../errors';
 import type { AgentKeyScope } from '../model';
 
@@ -66,6 +66,8 @@ function agentGate(scope: AgentKeyScope | undefined): (principal: Extract<Princi
       throw notForAgentKeys();
     };
   }
+  // A scope no key can hold would shut agent keys out for good: api.yaml is wrong, and the start fails.
+  if (!AGENT_KEY_SCOPES.includes(scope)) throw new Error(`x-agent-key-scope names an unknown scope: ${String(scope)}`);
   return (principal, agentId) => {
     if (!principal.scopes.includes(scope)) throw missingScope(scope);
     if (agentId !== principal.agentId) throw agentNotFound();
