@@ -25,6 +25,7 @@ import { compileRouteTable, ROUTE_TABLE, type CompiledOperation, type Route } fr
 import { agentHandlers } from './http/routes/agents';
 import { authHandlers } from './http/routes/auth';
 import { healthHandlers, type Lifecycle } from './http/routes/health';
+import { leaseHandlers } from './http/routes/leases';
 import { taskHandlers } from './http/routes/tasks';
 import { v1AgentHandlers } from './http/routes/v1-agents';
 import { v1UserHandlers } from './http/routes/v1-users';
@@ -33,6 +34,8 @@ import { createSignIn } from './http/sign-in';
 import { armResponseCheck, checkResponsesOf, createValidation } from './http/validation';
 import { deprecationHeadersOf, negotiateApiVersion } from './http/versioning';
 import type { Logger } from './logger';
+import type { WorkQueue } from './domain/leases';
+import { createTaskWakeups, type TaskWakeups } from './domain/task-wakeups';
 
 export interface AppDependencies {
   config: Config;
@@ -51,7 +54,15 @@ export interface AppDependencies {
   handlers?: Partial<OperationHandlers>;
   /** Rate-limit and sign-in counters kept by the cluster primary (a worker without REDIS_URL). */
   sharedCounters?: SharedCounters;
+  /** Wakes waiting claims when a task is queued; serve.ts closes it when draining, and its lease sweeper shares it. */
+  wakeups?: TaskWakeups;
 }
+
+// ---- BEGIN placeholder (branch `leases`): agent keys are built on branch `keys`; the lead removes this block at merge ----
+const notBuiltOnThisBranch = (): never => {
+  throw new Error('not built on this branch');
+};
+// ---- END placeholder ----
 
 /** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
 export function buildApp({
@@ -66,8 +77,10 @@ export function buildApp({
   clientReadme,
   handlers: replacements = {},
   sharedCounters,
+  wakeups = createTaskWakeups(),
 }: AppDependencies): Express {
   const store = createStore(db);
+  const queue: WorkQueue = { store, retry: config.leases, wakeups, quotas: config.quotas };
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', parseQuery);
@@ -116,9 +129,16 @@ export function buildApp({
       },
     }),
     ...agentHandlers(store, config, pathTo),
-    ...taskHandlers(store, config, pathTo),
+    ...taskHandlers(store, config, pathTo, wakeups),
     ...v1UserHandlers(store, config, passwords, pathTo),
-    ...v1AgentHandlers(store, config, pathTo),
+    ...v1AgentHandlers(store, config, pathTo, wakeups),
+    ...leaseHandlers(queue, pathTo),
+    // ---- BEGIN placeholder (branch `leases`): agent keys are built on branch `keys`; the lead removes this block at merge ----
+    listAgentKeys: notBuiltOnThisBranch,
+    createAgentKey: notBuiltOnThisBranch,
+    getAgentKey: notBuiltOnThisBranch,
+    revokeAgentKey: notBuiltOnThisBranch,
+    // ---- END placeholder ----
     ...signIn.handlers,
     ...docsHandlers(apiDocument, { clientReadme, pathTo }),
     getMetrics: serveMetrics(metrics, config.metrics.token),

@@ -162,6 +162,11 @@ async function seed(db: Database, agents: number): Promise<Fixture> {
     updated_at: timestamp,
     started_at: null,
     finished_at: null,
+    attempts: 0,
+    max_attempts: 3,
+    available_at: timestamp,
+    progress: null,
+    lease_id: null,
   };
   await store.tasks.insert(task, 20);
   const sessionId = newId();

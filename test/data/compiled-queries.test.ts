@@ -69,6 +69,11 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
       updated_at: timestamp,
       started_at: null,
       finished_at: null,
+      attempts: 0,
+      max_attempts: 3,
+      available_at: timestamp,
+      progress: null,
+      lease_id: null,
     };
     await store.tasks.insert(task, 123);
     sessionId = newId();

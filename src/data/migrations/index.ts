@@ -4,6 +4,7 @@ import * as posts from './002-posts';
 import * as oauth from './003-oauth';
 import * as sessions from './004-sessions';
 import * as quotas from './005-quotas';
+import * as taskLeases from './007-task-leases';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -14,6 +15,8 @@ const migrations: Array<[string, Migration]> = [
   ['003-oauth', oauth],
   ['004-sessions', sessions],
   ['005-quotas', quotas],
+  // 006 is the agent keys' (another branch).
+  ['007-task-leases', taskLeases],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
