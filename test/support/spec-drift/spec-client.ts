@@ -210,7 +210,10 @@ export class SpecClient {
   requestBodyOf(operation: Operation, session: Session): { contentType: string; raw: string } | undefined {
     const [contentType, media] = Object.entries(operation.operation.requestBody?.content ?? {})[0] ?? [];
     if (!contentType || !media?.schema) return undefined;
-    const schema = flattenSchema(media.schema);
+    const whole = flattenSchema(media.schema);
+    // A body of several shapes (`oneOf`: a lease's heartbeat, success or failure) is built as its first.
+    const alternatives = (whole.oneOf ?? whole.anyOf) as Schema[] | undefined;
+    const schema = !whole.properties && alternatives?.[0] ? flattenSchema(alternatives[0]) : whole;
     const body = this.bodyFor(schema, session);
     // The token endpoint of an OAuth 2.0 password flow takes RFC 6749 section 4.3.2's grant, whatever its schema allows.
     if (passwordTokenUrls(this.contract).includes(operation.template)) Object.assign(body, { grant_type: 'password', username: `drift-${unique()}@example.test`, password: strongPassword() });
@@ -219,7 +222,7 @@ export class SpecClient {
       if (Object.keys(body).length >= minimum) break;
       if (!(name in body) && property.readOnly !== true && property.writeOnly !== true) body[name] = samplesOf(name, property)[0];
     }
-    if (!isValid(schema, body)) fail(`the client built a body ${operation.method} ${operation.template} refuses: ${show(body)} (${whyInvalid(schema)})`);
+    if (!isValid(whole, body)) fail(`the client built a body ${operation.method} ${operation.template} refuses: ${show(body)} (${whyInvalid(schema)})`);
     if (contentType === 'application/x-www-form-urlencoded') return { contentType, raw: new URLSearchParams(Object.entries(body).map(([key, value]) => [key, String(value)])).toString() };
     return { contentType, raw: JSON.stringify(body) };
   }
@@ -247,6 +250,28 @@ export class SpecClient {
   }
 
   /**
+   * A create that may answer 204 when it has nothing to hand out (a claim of a work queue: a
+   * lease takes one of the parent's queued tasks). Then each other collection of the same parent
+   * gets one new item (one that cannot be made is passed over), and the create is asked again.
+   */
+  private async createOrFeed(write: WriteOperation, path: string, session: Session): Promise<Awaited<ReturnType<SpecClient['create']>>> {
+    try {
+      return await this.create(write, path, session, this.bodyFor(write.body, session));
+    } catch (error) {
+      if (!(error instanceof SpecFailure) || !write.operation.operation.responses?.['204']) throw error;
+      const parentTemplate = write.operation.template.slice(0, write.operation.template.lastIndexOf('/'));
+      const parentPath = path.slice(0, path.lastIndexOf('/'));
+      const siblings = this.writes.filter((other) => other.kind === 'create' && other !== write && other.operation.template.slice(0, other.operation.template.lastIndexOf('/')) === parentTemplate && !other.operation.template.endsWith('}'));
+      for (const sibling of siblings) {
+        const siblingPath = `${parentPath}${sibling.operation.template.slice(parentTemplate.length)}`;
+        const fed = await this.create(sibling, siblingPath, session, this.bodyFor(sibling.body, session)).catch((failure: unknown) => (failure instanceof SpecFailure ? undefined : Promise.reject(failure)));
+        if (fed) return this.create(write, path, session, this.bodyFor(write.body, session));
+      }
+      throw error;
+    }
+  }
+
+  /**
    * The template made real: each `{param}` is a new resource of the collection before it, made by
    * that collection's create operation (the last one is the resource itself). A parameter no
    * create operation makes gets a sample of its schema, when `parameters` give one.
@@ -270,7 +295,7 @@ export class SpecClient {
         id = undefined;
         continue;
       }
-      const made = await this.create(collection, path, current, this.bodyFor(collection.body, current));
+      const made = await this.createOrFeed(collection, path, current);
       current = made.session;
       id = made.id;
       path += `/${encodeURIComponent(made.id)}`;
