@@ -1877,7 +1877,7 @@ export interface components {
             /** @default 60 */
             ttl_seconds?: components["schemas"]["LeaseTtl"];
             /**
-             * @description How long to wait for a task when none is available, 0 to 20 seconds (a long poll).
+             * @description How long to wait for a task when none is available, 0 to 20 seconds (a long poll). It shapes this answer only and is kept nowhere.
              * @default 0
              */
             wait_seconds?: number;

@@ -83,7 +83,7 @@ describeEachDatabase('task leases', (get) => {
       });
       expect(secondsBetween(lease.expires_at, lease.created_at)).toBe(30);
       expect(res.headers.location).toBe(leasePath(lease));
-      const read = await api().get(res.headers.location).expect(200);
+      const read = await api().get(res.headers.location as string).expect(200);
       expect(read.headers['cache-control']).toBe('private, no-cache');
       expect(read.body.data).toEqual(lease);
       expect(await readTask(agent.id, task.id)).toEqual(lease.task);

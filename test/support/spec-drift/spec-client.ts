@@ -70,11 +70,14 @@ export const isPublic = (operation: Operation) => Array.isArray(operation.operat
  * - `proof`: it is not stored at all but proves the caller's identity for a change of the secret
  *   (the current password): every request of the operation carries the right one, and the same
  *   change with a wrong one is refused with 403 and changes nothing.
+ * - `request`: it shapes only how its own request is answered (how long a claim may wait for a
+ *   task) and is kept nowhere: the create that carries it succeeding is all there is to see.
  * A write-only property not named here fails the walk: its effect has to be taught first.
  */
-export const WRITE_ONLY_EFFECTS: Record<string, 'secret' | 'proof'> = {
+export const WRITE_ONLY_EFFECTS: Record<string, 'secret' | 'proof' | 'request'> = {
   password: 'secret',
   current_password: 'proof',
+  wait_seconds: 'request',
 };
 
 /** The operation the client signs in with (e-mail and password in, an access token out). */
@@ -230,6 +233,7 @@ export class SpecClient {
   /** Creates with `body`: the answer's resource, where to read it back, and whom to read it as. */
   async create(write: WriteOperation, path: string, session: Session, body: Json): Promise<{ written: Json; readPath: string; id: string; session: Session }> {
     if (!isValid(write.body, body)) fail(`the client built a body api.yaml refuses: ${show(body)} (${whyInvalid(write.body)})`);
+    if (write.operation.operation.responses?.['204']) await this.feed(write, path, session);
     const created = await this.send(write.operation.method, path, { session, body });
     this.expectStatus(created, write.success, write.name);
     const written = this.resourceOf(created);
@@ -250,24 +254,18 @@ export class SpecClient {
   }
 
   /**
-   * A create that may answer 204 when it has nothing to hand out (a claim of a work queue: a
-   * lease takes one of the parent's queued tasks). Then each other collection of the same parent
-   * gets one new item (one that cannot be made is passed over), and the create is asked again.
+   * A create that declares 204 hands out what its parent holds (a claim of a work queue: a lease
+   * takes one of the agent's queued tasks) and answers 204 when there is nothing. Before it, the
+   * first other collection of the same parent that can make an item makes one.
    */
-  private async createOrFeed(write: WriteOperation, path: string, session: Session): Promise<Awaited<ReturnType<SpecClient['create']>>> {
-    try {
-      return await this.create(write, path, session, this.bodyFor(write.body, session));
-    } catch (error) {
-      if (!(error instanceof SpecFailure) || !write.operation.operation.responses?.['204']) throw error;
-      const parentTemplate = write.operation.template.slice(0, write.operation.template.lastIndexOf('/'));
-      const parentPath = path.slice(0, path.lastIndexOf('/'));
-      const siblings = this.writes.filter((other) => other.kind === 'create' && other !== write && other.operation.template.slice(0, other.operation.template.lastIndexOf('/')) === parentTemplate && !other.operation.template.endsWith('}'));
-      for (const sibling of siblings) {
-        const siblingPath = `${parentPath}${sibling.operation.template.slice(parentTemplate.length)}`;
-        const fed = await this.create(sibling, siblingPath, session, this.bodyFor(sibling.body, session)).catch((failure: unknown) => (failure instanceof SpecFailure ? undefined : Promise.reject(failure)));
-        if (fed) return this.create(write, path, session, this.bodyFor(write.body, session));
-      }
-      throw error;
+  private async feed(write: WriteOperation, path: string, session: Session): Promise<void> {
+    const parentOf = (template: string) => template.slice(0, template.lastIndexOf('/'));
+    const parentTemplate = parentOf(write.operation.template);
+    const parentPath = parentOf(path);
+    for (const sibling of this.writes.filter((other) => other.kind === 'create' && other !== write && !other.operation.operation.responses?.['204'] && parentOf(other.operation.template) === parentTemplate)) {
+      const siblingPath = `${parentPath}${sibling.operation.template.slice(parentTemplate.length)}`;
+      const made = await this.create(sibling, siblingPath, session, this.bodyFor(sibling.body, session)).catch((failure: unknown) => (failure instanceof SpecFailure ? undefined : Promise.reject(failure)));
+      if (made) return;
     }
   }
 
@@ -295,7 +293,7 @@ export class SpecClient {
         id = undefined;
         continue;
       }
-      const made = await this.createOrFeed(collection, path, current);
+      const made = await this.create(collection, path, current, this.bodyFor(collection.body, current));
       current = made.session;
       id = made.id;
       path += `/${encodeURIComponent(made.id)}`;
