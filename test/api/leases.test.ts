@@ -1,5 +1,6 @@
 import { createStore } from '../../src/data/store';
-import { claimLease, sweepExpiredLeases, type WorkQueue } from '../../src/domain/leases';
+import { ConfigError, loadConfig } from '../../src/config/config';
+import { claimLease, retryDelayMs, sweepExpiredLeases, type WorkQueue } from '../../src/domain/leases';
 import { createTask } from '../../src/domain/tasks';
 import { createTaskWakeups } from '../../src/domain/task-wakeups';
 import { describeEachDatabase, TEST_API_KEY } from '../support/harness';
@@ -485,3 +486,40 @@ describeEachDatabase('task leases', (get) => {
     });
   });
 });
+
+describe('retry back-off', () => {
+  const policy = { retryBaseMs: 1000, retryMaxMs: 300_000 };
+
+  it('when attempts grow, then the delay doubles from the base up to the cap, jittered into the upper half of each step', () => {
+    expect([1, 2, 3, 4].map((attempts) => retryDelayMs(attempts, policy, () => 1))).toEqual([1000, 2000, 4000, 8000]);
+    expect([1, 2, 3, 4].map((attempts) => retryDelayMs(attempts, policy, () => 0))).toEqual([500, 1000, 2000, 4000]);
+    expect(retryDelayMs(10, policy, () => 1)).toBe(300_000);
+    expect(retryDelayMs(20, policy, () => 0.5)).toBe(225_000);
+  });
+
+  it('when LEASE_RETRY_* are configured, then they are read; a cap below the base is refused', () => {
+    const env = { NODE_ENV: 'test', LEASE_RETRY_BASE_MS: '250', LEASE_RETRY_MAX_MS: '4000', LEASE_SWEEP_INTERVAL_MS: '1000' };
+    expect(loadConfig(env).leases).toEqual({ retryBaseMs: 250, retryMaxMs: 4000, sweepIntervalMs: 1000 });
+    expect(loadConfig({ NODE_ENV: 'test' }).leases).toEqual({ retryBaseMs: 1000, retryMaxMs: 300_000, sweepIntervalMs: 5000 });
+    expect(() => loadConfig({ ...env, LEASE_RETRY_MAX_MS: '100' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...env, LEASE_SWEEP_INTERVAL_MS: '10' })).toThrow(/LEASE_SWEEP_INTERVAL_MS must be an integer from 100/);
+  });
+});
+
+describeEachDatabase(
+  'lease outcomes against the stored-bytes quota',
+  (get) => {
+    it("when a success's result would take the owner beyond the quota, then 409 QUOTA_EXCEEDED, the lease stays active, and a smaller result succeeds", async () => {
+      const agent = (await get().http.post('/api/v1/agents').send({ name: 'worker', type: 'type_a' }).expect(201)).body.data;
+      await get().http.post(`/api/v1/agents/${agent.id}/tasks`).send({ title: 'big' }).expect(201);
+      const lease = (await get().http.post(`/api/v1/agents/${agent.id}/leases`).send({}).expect(201)).body.data;
+      const path = `/api/v1/agents/${agent.id}/leases/${lease.id}`;
+      const res = await get().http.patch(path).send({ status: 'succeeded', result: { blob: 'x'.repeat(5000) } });
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatchObject({ code: 'QUOTA_EXCEEDED', details: { quota: 'stored_bytes_per_user', limit: 3000 } });
+      expect((await get().http.get(path).expect(200)).body.data).toMatchObject({ status: 'active', task: { status: 'running', result: null } });
+      await get().http.patch(path).send({ status: 'succeeded', result: { ok: true } }).expect(200);
+    });
+  },
+  { quotas: { agentsPerUser: 1000, tasksPerAgent: 10_000, storedBytesPerUser: 3000 } },
+);
