@@ -1398,6 +1398,9 @@ export interface components {
             updated_at?: components["schemas"]["TimeFilter"];
             started_at?: components["schemas"]["TimeFilter"];
             finished_at?: components["schemas"]["TimeFilter"];
+            attempts?: components["schemas"]["IntegerFilter"];
+            max_attempts?: components["schemas"]["IntegerFilter"];
+            available_at?: components["schemas"]["TimeFilter"];
         };
         /** @description Filters as `filter[field][op]=value`; `in` takes a comma-separated list. */
         UserFilter: {
@@ -1874,7 +1877,7 @@ export interface components {
             /** @default 60 */
             ttl_seconds?: components["schemas"]["LeaseTtl"];
             /**
-             * @description How long to wait for a task when none is available, 0 to 20 seconds (a long poll).
+             * @description How long to wait for a task when none is available, 0 to 20 seconds (a long poll). It shapes this answer only and is kept nowhere.
              * @default 0
              */
             wait_seconds?: number;
@@ -2368,7 +2371,9 @@ export interface components {
         /**
          * @description `LEASE_LOST`: the lease is no longer `active` (`details.reason`: `expired`, `cancelled`,
          *     `completed` or `released`; `details.lease_status` is its status now) and nothing was
-         *     written. Or `CONFLICT`: the task can no longer change.
+         *     written. Or `CONFLICT`: the task can no longer change. Or `QUOTA_EXCEEDED`: the outcome
+         *     (`result`, `error`) would take the agent's owner beyond the stored-bytes quota, as the
+         *     same write through the task would (`details` as `QuotaUsage`); the lease stays active.
          */
         ApiLeaseConflict: {
             headers: {
@@ -2389,7 +2394,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ApiLeaseLostError"] | components["schemas"]["ApiConflictError"];
+                "application/json": components["schemas"]["ApiLeaseLostError"] | components["schemas"]["ApiConflictError"] | components["schemas"]["ApiQuotaExceededError"];
             };
         };
         /** @description The body is larger than `MAX_BODY_BYTES`. */
@@ -2864,7 +2869,7 @@ export interface components {
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
         AgentFields: ("id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at")[];
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
-        TaskFields: ("id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at")[];
+        TaskFields: ("id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at" | "attempts" | "max_attempts" | "available_at" | "progress" | "lease_id")[];
         /** @description Only these fields of each item, comma-separated (`id` is always included; `password` is write-only and never a field). */
         UserFields: ("id" | "name" | "email" | "age" | "role" | "created_at" | "updated_at")[];
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
@@ -2872,7 +2877,7 @@ export interface components {
         /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */
         AgentSort: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "type" | "-type" | "status" | "-status";
         /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */
-        TaskSort: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "title" | "-title" | "status" | "-status" | "priority" | "-priority";
+        TaskSort: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "title" | "-title" | "status" | "-status" | "priority" | "-priority" | "attempts" | "-attempts" | "available_at" | "-available_at";
         /** @description Sort by one field; a leading minus sorts descending. Default: `created_at`. */
         UserSort: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "email" | "-email" | "age" | "-age";
         /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */

@@ -26,6 +26,7 @@ import { compileRouteTable, ROUTE_TABLE, type CompiledOperation, type Route } fr
 import { agentHandlers } from './http/routes/agents';
 import { authHandlers } from './http/routes/auth';
 import { healthHandlers, type Lifecycle } from './http/routes/health';
+import { leaseHandlers } from './http/routes/leases';
 import { taskHandlers } from './http/routes/tasks';
 import { v1AgentKeyHandlers } from './http/routes/v1-agent-keys';
 import { v1AgentHandlers } from './http/routes/v1-agents';
@@ -36,6 +37,8 @@ import { armResponseCheck, checkResponsesOf, createValidation } from './http/val
 import { deprecationHeadersOf, negotiateApiVersion } from './http/versioning';
 import type { Logger } from './logger';
 import type { AgentKeyScope } from './model';
+import type { WorkQueue } from './domain/leases';
+import { createTaskWakeups, type TaskWakeups } from './domain/task-wakeups';
 
 export interface AppDependencies {
   config: Config;
@@ -54,7 +57,10 @@ export interface AppDependencies {
   handlers?: Partial<OperationHandlers>;
   /** Rate-limit and sign-in counters kept by the cluster primary (a worker without REDIS_URL). */
   sharedCounters?: SharedCounters;
+  /** Wakes waiting claims when a task is queued; serve.ts closes it when draining, and its lease sweeper shares it. */
+  wakeups?: TaskWakeups;
 }
+
 
 /** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
 export function buildApp({
@@ -69,8 +75,10 @@ export function buildApp({
   clientReadme,
   handlers: replacements = {},
   sharedCounters,
+  wakeups = createTaskWakeups(),
 }: AppDependencies): Express {
   const store = createStore(db);
+  const queue: WorkQueue = { store, retry: config.leases, wakeups, quotas: config.quotas };
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', parseQuery);
@@ -122,18 +130,11 @@ export function buildApp({
       },
     }),
     ...agentHandlers(store, config, pathTo),
-    ...taskHandlers(store, config, pathTo),
+    ...taskHandlers(store, config, pathTo, wakeups),
     ...v1UserHandlers(store, config, passwords, pathTo),
-    ...v1AgentHandlers(store, config, pathTo),
+    ...v1AgentHandlers(store, config, pathTo, wakeups),
     ...v1AgentKeyHandlers(store, pathTo),
-    // ---- PLACEHOLDER (branch `keys` only; the lead deletes this block when `leases` is merged) ----
-    ...(() => {
-      const notBuilt = (): never => {
-        throw new Error('not built on this branch');
-      };
-      return { claimLease: notBuilt, getLease: notBuilt, updateLease: notBuilt, releaseLease: notBuilt };
-    })(),
-    // ---- END PLACEHOLDER ----
+    ...leaseHandlers(queue, pathTo),
     ...signIn.handlers,
     ...docsHandlers(apiDocument, { clientReadme, pathTo }),
     getMetrics: serveMetrics(metrics, config.metrics.token),

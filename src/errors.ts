@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'precondition_failed'
   | 'quota_exceeded'
+  | 'lease_lost'
   | 'unsupported_media_type'
   | 'rate_limit_exceeded';
 
@@ -38,6 +39,7 @@ export class AppError extends Error {
 export const agentNotFound = () => new AppError('not_found', 'Agent not found');
 export const taskNotFound = () => new AppError('not_found', 'Task not found');
 export const userNotFound = () => new AppError('not_found', 'User not found');
+export const leaseNotFound = () => new AppError('not_found', 'Lease not found');
 export const connectionNotFound = () => new AppError('not_found', 'No connection to this provider');
 export const agentKeyNotFound = () => new AppError('not_found', 'Agent key not found');
 
@@ -45,6 +47,19 @@ export const stateConflict = (message: string, details?: Record<string, unknown>
   new AppError('state_conflict', message, details);
 
 export const duplicate = (message: string) => new AppError('conflict', message);
+
+/** What ended a lease, as `LEASE_LOST` names it: its status once it is no longer `active`. */
+export type LeaseEnd = 'expired' | 'cancelled' | 'completed' | 'released';
+
+const LEASE_LOST_MESSAGES: Record<LeaseEnd, string> = {
+  expired: 'The lease expired: its task is no longer held by this worker',
+  cancelled: 'The task was cancelled: stop working on it',
+  completed: 'The lease already ended with its outcome',
+  released: 'The lease was released: its task was queued again',
+};
+
+/** A worker acts on a lease that is no longer `active` (409 `LEASE_LOST`); nothing was written. */
+export const leaseLost = (reason: LeaseEnd) => new AppError('lease_lost', LEASE_LOST_MESSAGES[reason], { reason, lease_status: reason });
 
 /** A value the schema allows but the rules do not (raised by domain code: 400). */
 export const invalidValue = (message: string, fields: FieldProblem[]) =>

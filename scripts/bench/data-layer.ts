@@ -162,7 +162,6 @@ async function seed(db: Database, agents: number): Promise<Fixture> {
     updated_at: timestamp,
     started_at: null,
     finished_at: null,
-    // PLACEHOLDER (branch `keys` only): lease fields until `leases` brings them.
     attempts: 0,
     max_attempts: 3,
     available_at: timestamp,

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isEmail } from '../domain/email';
 import { passwordProblem } from '../domain/password-policy';
+import type { RetryPolicy } from '../domain/leases';
 import type { Quotas } from '../domain/quotas';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseConfig } from '../data/database';
 import type { RedisConfig } from '../data/redis';
@@ -28,6 +29,8 @@ export interface Config {
   maxResponseBytes: number;
   /** Per-user and per-agent limits (0: none). */
   quotas: Quotas;
+  /** The work queue: how retries back off, and how often expired leases are swept. */
+  leases: LeaseSettings;
   validateResponses: boolean;
   shutdownTimeoutMs: number;
   /** How long a client may take to send a request, and to keep an idle connection open. */
@@ -69,6 +72,12 @@ export interface MetricsConfig {
   /** METRICS_HOST: the address of that listener (127.0.0.1 by default). */
   host: string;
 }
+/** LEASE_RETRY_BASE_MS and LEASE_RETRY_MAX_MS, and the sweep's interval. */
+export interface LeaseSettings extends RetryPolicy {
+  /** How often each process looks for expired leases (LEASE_SWEEP_INTERVAL_MS). */
+  sweepIntervalMs: number;
+}
+
 /** What the routes need of the configuration to bound answers and writes. */
 export type ServiceLimits = Pick<Config, 'maxResponseBytes' | 'quotas'>;
 
@@ -191,6 +200,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       tasksPerAgent: integer('QUOTA_TASKS_PER_AGENT', 10_000, 0, 100_000_000),
       storedBytesPerUser: integer('QUOTA_STORED_BYTES_PER_USER', 100 * MIB, 0, 1024 * 1024 * MIB),
     },
+    leases: parseLeases(integer, problems),
     validateResponses: boolean('VALIDATE_RESPONSES', true),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     http: parseHttpTimeouts(integer, problems),
@@ -366,6 +376,13 @@ function parseHttpTimeouts(integer: IntegerReader, problems: string[]): HttpTime
     problems.push(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   }
   return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
+}
+
+function parseLeases(integer: IntegerReader, problems: string[]): LeaseSettings {
+  const retryBaseMs = integer('LEASE_RETRY_BASE_MS', 1000, 1, 3_600_000);
+  const retryMaxMs = integer('LEASE_RETRY_MAX_MS', 5 * 60_000, 1, 86_400_000);
+  if (retryMaxMs < retryBaseMs) problems.push(`LEASE_RETRY_MAX_MS (${retryMaxMs}) must not be below LEASE_RETRY_BASE_MS (${retryBaseMs})`);
+  return { retryBaseMs, retryMaxMs, sweepIntervalMs: integer('LEASE_SWEEP_INTERVAL_MS', 5000, 100, 3_600_000) };
 }
 
 const MIN_METRICS_TOKEN_LENGTH = 32;

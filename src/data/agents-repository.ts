@@ -17,6 +17,8 @@ export interface AgentsRepository {
   countOwnedBy(ownerId: string): Promise<number>;
   /** Moves the sum of the agent's tasks' stored bytes by `delta`. */
   addStoredBytes(id: string, delta: number): Promise<void>;
+  /** Locks the agent, unless another transaction holds it (PostgreSQL: then undefined at once); SQLite's transactions already hold the database. */
+  lockUnlessHeld(id: string): Promise<Agent | undefined>;
   /** Locks every agent of an owner (PostgreSQL), in id order. */
   lockOwnedBy(ownerId: string): Promise<void>;
 }
@@ -96,6 +98,13 @@ export function createAgentsRepository(db: Executor, mapper: RowMapper, canLock:
     },
     async addStoredBytes(id, delta) {
       if (delta !== 0) await db('agents').where({ id }).increment('stored_bytes', delta);
+    },
+    async lockUnlessHeld(id) {
+      if (!isId(id)) return undefined;
+      const query = db('agents').select(COLUMNS).where({ id }).first();
+      if (canLock) query.forUpdate().skipLocked();
+      const row = await query;
+      return row ? mapper.toAgent(row) : undefined;
     },
     async lockOwnedBy(ownerId) {
       if (canLock && isId(ownerId)) await db('agents').select('id').where({ owner_id: ownerId }).orderBy('id').forUpdate();

@@ -1,4 +1,8 @@
 /** Rows the service stores but never sends as they are: the repositories read and write them, the row mapper builds them. */
+import type { Lease } from '../model';
+
+/** A lease as stored: without its task (read with it), with when it ended. */
+export type LeaseRecord = Omit<Lease, 'task'> & { ended_at: string | null };
 
 /** A user's account at a third-party provider (stored; never a response body). */
 export interface Identity {

@@ -1,4 +1,4 @@
-import type { Identity, ProviderTokenRecord } from './records';
+import type { Identity, LeaseRecord, ProviderTokenRecord } from './records';
 import type { Agent, AgentKey, AgentKeyScope, Post, PostSummary, Task, TaskSummary, User } from '../model';
 
 /**
@@ -9,6 +9,7 @@ export interface RowMapper {
   toAgent(row: Record<string, unknown>): Agent;
   toTask(row: Record<string, unknown>): Task;
   toTaskSummary(row: Record<string, unknown>): TaskSummary;
+  toLease(row: Record<string, unknown>): LeaseRecord;
   /** Never copies the password hash. */
   toUser(row: Record<string, unknown>): User;
   toPost(row: Record<string, unknown>): Post;
@@ -71,12 +72,21 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       updated_at: toIsoTimestamp(row.updated_at),
       started_at: toNullableIsoTimestamp(row.started_at),
       finished_at: toNullableIsoTimestamp(row.finished_at),
-      // PLACEHOLDER (branch `keys` only; `leases` maps the real columns).
-      attempts: 0,
-      max_attempts: 3,
-      available_at: toIsoTimestamp(row.created_at),
-      progress: null,
-      lease_id: null,
+      attempts: Number(row.attempts),
+      max_attempts: Number(row.max_attempts),
+      available_at: toIsoTimestamp(row.available_at),
+      progress: json(row.progress) as Task['progress'],
+      lease_id: nullableText(row.lease_id),
+    }),
+    toLease: (row) => ({
+      id: String(row.id),
+      agent_id: String(row.agent_id),
+      task_id: String(row.task_id),
+      status: row.status as LeaseRecord['status'],
+      ttl_seconds: Number(row.ttl_seconds),
+      expires_at: toIsoTimestamp(row.expires_at),
+      created_at: toIsoTimestamp(row.created_at),
+      ended_at: toNullableIsoTimestamp(row.ended_at),
     }),
     toTaskSummary: (row) => ({
       id: String(row.id),

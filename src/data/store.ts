@@ -4,6 +4,7 @@ import { compileAgentsQueries, createAgentsRepository, type AgentsRepository } f
 import type { Executor } from './compiled-query';
 import { isPostgres, type Database } from './database';
 import { createIdentitiesRepository, type IdentitiesRepository } from './identities-repository';
+import { createLeasesRepository, type LeasesRepository } from './leases-repository';
 import { createPostsRepository, type PostsRepository } from './posts-repository';
 import { createProviderTokensRepository, type ProviderTokensRepository } from './provider-tokens-repository';
 import { createRowMapper } from './row-mapper';
@@ -15,6 +16,7 @@ import { createUsersRepository, type UsersRepository } from './users-repository'
 export interface Store {
   agents: AgentsRepository;
   tasks: TasksRepository;
+  leases: LeasesRepository;
   users: UsersRepository;
   posts: PostsRepository;
   identities: IdentitiesRepository;
@@ -36,6 +38,7 @@ export function createStore(db: Database): Store {
   const bind = (executor: Executor, inTransaction: boolean): Store => {
     let agentsRepository: AgentsRepository | undefined;
     let tasksRepository: TasksRepository | undefined;
+    let leasesRepository: LeasesRepository | undefined;
     let usersRepository: UsersRepository | undefined;
     let postsRepository: PostsRepository | undefined;
     let identitiesRepository: IdentitiesRepository | undefined;
@@ -47,7 +50,10 @@ export function createStore(db: Database): Store {
         return (agentsRepository ??= createAgentsRepository(executor, mapper, postgres, agents));
       },
       get tasks() {
-        return (tasksRepository ??= createTasksRepository(executor, mapper, tasks));
+        return (tasksRepository ??= createTasksRepository(executor, mapper, postgres, tasks));
+      },
+      get leases() {
+        return (leasesRepository ??= createLeasesRepository(executor, mapper, postgres));
       },
       get users() {
         return (usersRepository ??= createUsersRepository(executor, mapper, postgres));

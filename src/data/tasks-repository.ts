@@ -8,9 +8,11 @@ import { toJsonColumn, type RowMapper } from './row-mapper';
 
 /**
  * Upper bounds of what a task adds as JSON beyond its stored bytes: keys, ids, timestamps,
- * status, priority, `null`s and punctuation (at most about 360 bytes of them for a task).
+ * status, priority, attempts, `null`s and punctuation (at most about 520 bytes of them for a
+ * task), and its progress, which is not counted as stored: a message of 500 characters is at most
+ * 3,000 bytes as JSON (control characters escaped as `\u0000`).
  */
-export const TASK_FIXED_BYTES = 512;
+export const TASK_FIXED_BYTES = 4096;
 
 export type TaskChanges = Partial<Omit<Task, 'id' | 'agent_id' | 'created_at'>>;
 
@@ -23,6 +25,11 @@ export interface TasksRepository {
   summariesOf(agentIds: string[], perAgent: number): Promise<Map<string, TaskSummary[]>>;
   /** Compare-and-swap: applies only while the task still has `expectedStatus`; `bytesDelta` moves its stored bytes. */
   update(id: string, expectedStatus: TaskStatus, changes: TaskChanges, bytesDelta: number): Promise<Task | undefined>;
+  /**
+   * The task a claim takes: the highest priority, then the oldest, of the agent's queued tasks
+   * available at `at`. Locked; on PostgreSQL a task another transaction holds is passed over.
+   */
+  nextClaimable(agentId: string, at: string): Promise<Task | undefined>;
   countRunning(agentId: string): Promise<number>;
   countOf(agentId: string): Promise<number>;
   /** The bytes the deleted task stored, or undefined when there was no such task. */
@@ -37,6 +44,9 @@ const LISTABLE: ColumnAllowList = {
   updated_at: 'time',
   started_at: 'time',
   finished_at: 'time',
+  attempts: 'integer',
+  max_attempts: 'integer',
+  available_at: 'time',
 };
 
 const SUMMARY_COLUMNS = ['id', 'agent_id', 'title', 'status', 'priority', 'created_at', 'updated_at', 'started_at', 'finished_at'];
@@ -45,6 +55,7 @@ const toColumns = (changes: TaskChanges): Record<string, unknown> => {
   const columns: Record<string, unknown> = { ...changes };
   if ('input' in changes) columns.input = toJsonColumn(changes.input);
   if ('result' in changes) columns.result = toJsonColumn(changes.result);
+  if ('progress' in changes) columns.progress = toJsonColumn(changes.progress);
   return columns;
 };
 
@@ -63,8 +74,12 @@ const COLUMNS = Object.keys({
   updated_at: true,
   started_at: true,
   finished_at: true,
-  // PLACEHOLDER (branch `keys` only): the lease fields have no columns until `leases` adds them.
-} satisfies Record<Exclude<keyof Task, 'attempts' | 'max_attempts' | 'available_at' | 'progress' | 'lease_id'>, true>) as Array<keyof Task>;
+  attempts: true,
+  max_attempts: true,
+  available_at: true,
+  progress: true,
+  lease_id: true,
+} satisfies Record<keyof Task, true>) as Array<keyof Task>;
 
 /** A task is inserted with what it stores too. */
 const INSERTED_COLUMNS = [...COLUMNS, 'stored_bytes'] as const;
@@ -94,10 +109,10 @@ export function compileTasksQueries(db: Knex, canLock: boolean): TasksQueries {
   };
 }
 
-export function createTasksRepository(db: Executor, mapper: RowMapper, queries: TasksQueries): TasksRepository {
+export function createTasksRepository(db: Executor, mapper: RowMapper, postgres: boolean, queries: TasksQueries): TasksRepository {
   return {
     async insert(task, storedBytes) {
-      await queries.insert.run(db, { ...task, input: toJsonColumn(task.input), result: toJsonColumn(task.result), stored_bytes: storedBytes });
+      await queries.insert.run(db, { ...task, input: toJsonColumn(task.input), result: toJsonColumn(task.result), progress: toJsonColumn(task.progress), stored_bytes: storedBytes });
       return task;
     },
     async find(agentId, id, options = {}) {
@@ -117,6 +132,18 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, queries: 
       const columns = toColumns(changes);
       if (bytesDelta !== 0) columns.stored_bytes = db.raw('stored_bytes + ?', [bytesDelta]);
       const [row] = await db('tasks').where({ id, status: expectedStatus }).update(columns).returning('*');
+      return row ? mapper.toTask(row) : undefined;
+    },
+    async nextClaimable(agentId, at) {
+      const query = db('tasks')
+        .select(COLUMNS)
+        .where({ agent_id: agentId, status: 'queued' })
+        .andWhere('available_at', '<=', at)
+        .orderBy([{ column: 'priority', order: 'desc' }, { column: 'id', order: 'asc' }])
+        .first();
+      // SQLite's transactions hold the database's write lock from their first statement: nothing to skip.
+      if (postgres) query.forUpdate().skipLocked();
+      const row = await query;
       return row ? mapper.toTask(row) : undefined;
     },
     async countRunning(agentId) {

@@ -63,6 +63,11 @@ export async function chargeStoredBytes(tx: Store, ownerId: string | null, delta
   );
 }
 
+/** Records what the service itself writes (a lease's expiry error); never refused. */
+export async function recordStoredBytes(tx: Store, ownerId: string | null, delta: number): Promise<void> {
+  if (ownerId !== null && delta !== 0) await tx.users.addStoredBytes(ownerId, delta, 0);
+}
+
 /** Gives back what deleted items stored; never refused. */
 export async function releaseStoredBytes(tx: Store, ownerId: string | null, bytes: number): Promise<void> {
   if (ownerId !== null && bytes !== 0) await tx.users.addStoredBytes(ownerId, -bytes, 0);

@@ -9,11 +9,11 @@ import type { Agent, Task, TaskCreate, TaskStatus, TaskUpdate } from '../model';
 import { assertPrecondition, type Precondition } from './precondition';
 import { assertTaskQuota, chargeStoredBytes, jsonBytes, releaseStoredBytes, taskBytes, type Quotas } from './quotas';
 import { assertTaskTransition, isTerminal } from './task-status';
+import type { TaskWakeups } from './task-wakeups';
 
-const MAX_JSON_BYTES = 64 * 1024;
-/** PLACEHOLDER (branch `keys` only; `leases` replaces it): a new task's lease fields. */
-export const LEASE_FIELDS_PLACEHOLDER = (createdAt: string) => ({ attempts: 0, max_attempts: 3, available_at: createdAt, progress: null, lease_id: null });
+export const MAX_JSON_BYTES = 64 * 1024;
 const DEFAULT_PRIORITY = 5;
+const DEFAULT_MAX_ATTEMPTS = 3;
 
 export async function listTasks(store: Store, principal: Principal, agentId: string, query: ListQuery): Promise<ListResult<Task>> {
   assertReaches(principal, agentId);
@@ -24,11 +24,12 @@ export async function listTasks(store: Store, principal: Principal, agentId: str
 /**
  * The agent's row lock serialises its task writes, so its task count is exact here. What the task
  * stores is charged to the agent's owner last, so the owner's row is held for as short as can be.
+ * Once it is committed, the claims of this process waiting for the agent's next task look again.
  */
-export async function createTask(store: Store, principal: Principal, agentId: string, input: TaskCreate, quotas: Quotas): Promise<Task> {
+export async function createTask(store: Store, principal: Principal, agentId: string, input: TaskCreate, quotas: Quotas, wakeups?: TaskWakeups): Promise<Task> {
   assertReaches(principal, agentId);
   assertJsonSize('input', input.input);
-  return store.transaction(async (tx) => {
+  const created = await store.transaction(async (tx) => {
     const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
     if (!agent) throw agentNotFound();
     if (!canAcceptTasks(agent.status)) {
@@ -50,8 +51,11 @@ export async function createTask(store: Store, principal: Principal, agentId: st
       updated_at: timestamp,
       started_at: null,
       finished_at: null,
-      // PLACEHOLDER (branch `keys` only): the lease fields, until `leases` brings them.
-      ...LEASE_FIELDS_PLACEHOLDER(timestamp),
+      attempts: 0,
+      max_attempts: input.max_attempts ?? DEFAULT_MAX_ATTEMPTS,
+      available_at: timestamp,
+      progress: null,
+      lease_id: null,
     };
     const bytes = taskBytes(task);
     await tx.tasks.insert(task, bytes);
@@ -59,6 +63,8 @@ export async function createTask(store: Store, principal: Principal, agentId: st
     await chargeStoredBytes(tx, agent.owner_id, bytes, quotas, agentNotFound);
     return task;
   });
+  wakeups?.notify(agentId);
+  return created;
 }
 
 export async function getTask(store: Store, principal: Principal, agentId: string, taskId: string): Promise<Task> {
@@ -83,6 +89,8 @@ export function updateTask(
     const bytesDelta = taskBytes({ ...task, ...changes }) - taskBytes(task);
     const updated = await tx.tasks.update(task.id, task.status, changes, bytesDelta);
     if (!updated) throw stateConflict('The task changed while this request was handled; read it and retry');
+    // The owner's cancel is the one change a leased task takes from outside its lease: it ends the lease.
+    if (task.lease_id !== null) await tx.leases.updateActive(task.lease_id, { status: 'cancelled', ended_at: changes.updated_at ?? now() });
 
     if (updated.status !== task.status) await followTaskStatus(tx, agent, task.status, updated.status);
     await tx.agents.addStoredBytes(agentId, bytesDelta);
@@ -122,6 +130,10 @@ function planTaskChanges(agent: Agent, task: Task, patch: TaskUpdate): TaskChang
   if (isTerminal(task.status)) {
     throw stateConflict(`A ${task.status} task never changes`, { status: task.status });
   }
+  // A leased task belongs to its worker: only the lease changes it, except for its owner's cancel.
+  if (task.lease_id !== null && !(patch.status === 'cancelled' && Object.keys(patch).length === 1)) {
+    throw stateConflict('The task is leased to a worker: only its lease changes it (its owner may still cancel it)', { status: task.status, lease_id: task.lease_id });
+  }
   if (patch.result !== undefined && target !== 'succeeded') {
     throw invalidValue('result can only be reported with status succeeded', [
       { field: 'result', in: 'body', message: 'only allowed with status succeeded' },
@@ -153,19 +165,20 @@ function planTaskChanges(agent: Agent, task: Task, patch: TaskUpdate): TaskChang
     if (isTerminal(target)) changes.finished_at = timestamp;
     if (target === 'succeeded') changes.result = patch.result ?? null;
     if (target === 'failed') changes.error = patch.error ?? null;
+    if (task.lease_id !== null) changes.lease_id = null;
   }
   return changes;
 }
 
-/** Keeps the agent's status in step with its tasks. */
-async function followTaskStatus(tx: Store, agent: Agent, from: TaskStatus, to: TaskStatus): Promise<void> {
+/** Keeps the agent's status in step with its tasks; answers the agent as it is now. The caller holds the agent's lock. */
+export async function followTaskStatus(tx: Store, agent: Agent, from: TaskStatus, to: TaskStatus): Promise<Agent> {
   let status = agent.status;
   if (to === 'running') status = statusAfterTaskStart(agent.status);
   else if (from === 'running') status = statusAfterTaskStop(agent.status, await tx.tasks.countRunning(agent.id));
-  if (status !== agent.status) await tx.agents.update(agent.id, { status, updated_at: nextTimestamp(agent.updated_at) });
+  return status === agent.status ? agent : tx.agents.update(agent.id, { status, updated_at: nextTimestamp(agent.updated_at) });
 }
 
-function assertJsonSize(field: string, value: unknown): void {
+export function assertJsonSize(field: string, value: unknown): void {
   const bytes = jsonBytes(value);
   if (bytes > MAX_JSON_BYTES) {
     throw invalidValue(`${field} is ${bytes} bytes as JSON; the limit is ${MAX_JSON_BYTES}`, [

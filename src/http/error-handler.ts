@@ -17,6 +17,7 @@ const STATUS_OF: Record<AppError['code'], number> = {
   state_conflict: 409,
   precondition_failed: 412,
   quota_exceeded: 409,
+  lease_lost: 409,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
 };

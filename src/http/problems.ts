@@ -5,10 +5,14 @@ import type { Surface } from '../contract/route-table';
 type RootError = components['schemas']['Error'];
 type ApiError = components['schemas']['ApiError'];
 type OAuthErrorBody = components['schemas']['OAuthError'];
+type ApiLeaseLostBody = components['schemas']['ApiLeaseLostError'];
 
-/** api.yaml's error vocabulary (`Error.error`); the /api envelope writes each in upper case, `state_conflict` as `CONFLICT`. */
-export type ProblemCode = RootError['error'];
-type ApiCode = ApiError['error']['code'];
+/**
+ * api.yaml's error vocabulary (`Error.error`); the /api envelope writes each in upper case,
+ * `state_conflict` as `CONFLICT`. `lease_lost` is the leases' own (`ApiLeaseLostError`, /api only).
+ */
+export type ProblemCode = RootError['error'] | 'lease_lost';
+type ApiCode = ApiError['error']['code'] | ApiLeaseLostBody['error']['code'];
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Fails to compile when api.yaml's two code enums stop naming the same errors. */
 const codesAgree: Same<Uppercase<Exclude<ProblemCode, 'state_conflict'>>, ApiCode> = true;
@@ -32,7 +36,7 @@ export interface Problem {
 /** Codes whose message the specification calls a "detail text" (FastAPI's `detail`). */
 const WITH_DETAIL = new Set(['not_found', 'unauthorized', 'forbidden']);
 
-export function renderProblem(problem: Problem, surface: Surface, requestId: string): { status: number; body: RootError | ApiError | OAuthErrorBody } {
+export function renderProblem(problem: Problem, surface: Surface, requestId: string): { status: number; body: RootError | ApiError | ApiLeaseLostBody | OAuthErrorBody } {
   if (surface === 'api') return renderApi(problem, requestId);
   if (surface === 'oauth') return renderOAuth(problem);
   return renderRoot(problem);
@@ -40,16 +44,17 @@ export function renderProblem(problem: Problem, surface: Surface, requestId: str
 
 function renderRoot(problem: Problem): { status: number; body: RootError } {
   const internal = problem.status >= 500 && problem.status !== 503;
-  const body: RootError = { error: problem.code, message: internal ? 'An unexpected error occurred' : problem.message };
+  // No root operation loses a lease; were one to, it would read as the state conflict it is.
+  const body: RootError = { error: problem.code === 'lease_lost' ? 'state_conflict' : problem.code, message: internal ? 'An unexpected error occurred' : problem.message };
   if (WITH_DETAIL.has(problem.code)) body.detail = problem.message;
   if (problem.fields) body.details = { fields: problem.fields };
   else if (problem.details && !internal) body.details = problem.details;
   return { status: problem.schemaViolation ? 422 : problem.status, body };
 }
 
-function renderApi(problem: Problem, requestId: string): { status: number; body: ApiError } {
+function renderApi(problem: Problem, requestId: string): { status: number; body: ApiError | ApiLeaseLostBody } {
   const internal = problem.status >= 500 && problem.status !== 503;
-  const code = (problem.code === 'state_conflict' ? 'conflict' : problem.code).toUpperCase() as ApiCode;
+  const code = (problem.code === 'state_conflict' ? 'conflict' : problem.code).toUpperCase() as ApiError['error']['code'];
   const error: ApiError['error'] = { code, message: internal ? 'Internal Server Error' : problem.message, requestId };
   if (problem.fields) error.details = problem.fields.map(({ field, message }) => ({ field, message }));
   else if (problem.details && !internal) error.details = problem.details;

@@ -8,10 +8,13 @@ import { answerMetricsRequests } from './cluster-metrics';
 import { connectAndPrepare } from './database-start';
 import type { Config } from '../config/config';
 import { connectRedis } from '../data/redis';
+import { createStore } from '../data/store';
+import { createTaskWakeups } from '../domain/task-wakeups';
 import { prepareDrain } from '../http/drain';
 import { createHttpServer } from '../http/http-server';
 import { createMetricsServer } from '../http/metrics-server';
 import { createMetrics, observeRedis } from '../http/observability';
+import { startLeaseSweeper } from './lease-sweeper';
 import { connectSharedCounters } from './shared-counters';
 import { createLogger } from '../logger';
 
@@ -37,7 +40,9 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
   const sharedCounters = primary && !redis ? connectSharedCounters(primary) : undefined;
   if (primary) answerMetricsRequests(primary, metrics.registry);
   const lifecycle = { draining: false };
-  const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle, sharedCounters });
+  const wakeups = createTaskWakeups();
+  const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle, sharedCounters, wakeups });
+  const sweeper = startLeaseSweeper({ store: createStore(db), retry: config.leases, wakeups, quotas: config.quotas }, config.leases.sweepIntervalMs, logger);
 
   const server = createHttpServer(app, { logger, metrics, timeouts: config.http }).listen(config.port, config.host);
   const drain = prepareDrain(server);
@@ -67,7 +72,9 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
     // A scrape is short: the metrics listener just stops.
     metricsServer?.close();
     metricsServer?.closeAllConnections();
-    await drain.start();
+    // Claims waiting for a task answer 204 now, rather than hold the drain for up to their wait.
+    wakeups.close();
+    await Promise.all([drain.start(), sweeper.stop()]);
     await db.destroy();
     await redis?.close();
     logger.info('stopped');

@@ -45,6 +45,11 @@ describeEachDatabase('tasks', (get) => {
         updated_at: expect.stringMatching(ISO_MS),
         started_at: null,
         finished_at: null,
+        attempts: 0,
+        max_attempts: 3,
+        available_at: res.body.created_at,
+        progress: null,
+        lease_id: null,
       });
       expect(res.headers.location).toBe(`/agents/${agent.id}/tasks/${res.body.id}`);
       await get().http.get(`/agents/${agent.id}/tasks/${res.body.id}`).expect(200, res.body);
@@ -65,6 +70,9 @@ describeEachDatabase('tasks', (get) => {
       ['a priority of 11', { title: 't', priority: 11 }, 'priority'],
       ['a priority of -1', { title: 't', priority: -1 }, 'priority'],
       ['a fractional priority', { title: 't', priority: 2.5 }, 'priority'],
+      ['max_attempts of 0', { title: 't', max_attempts: 0 }, 'max_attempts'],
+      ['max_attempts of 21', { title: 't', max_attempts: 21 }, 'max_attempts'],
+      ['a client-chosen attempts', { title: 't', attempts: 1 }, 'attempts'],
       ['an input that is an array', { title: 't', input: [1, 2] }, 'input'],
       ['a description over 10,000 characters', { title: 't', description: 'x'.repeat(10001) }, 'description'],
       ['a client-chosen status', { title: 't', status: 'running' }, 'status'],

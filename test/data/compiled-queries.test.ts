@@ -69,7 +69,6 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
       updated_at: timestamp,
       started_at: null,
       finished_at: null,
-      // PLACEHOLDER (branch `keys` only): lease fields until `leases` brings them.
       attempts: 0,
       max_attempts: 3,
       available_at: timestamp,

@@ -5,6 +5,7 @@ import * as oauth from './003-oauth';
 import * as sessions from './004-sessions';
 import * as quotas from './005-quotas';
 import * as agentKeys from './006-agent-keys';
+import * as taskLeases from './007-task-leases';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -16,6 +17,7 @@ const migrations: Array<[string, Migration]> = [
   ['004-sessions', sessions],
   ['005-quotas', quotas],
   ['006-agent-keys', agentKeys],
+  ['007-task-leases', taskLeases],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,5 +1,6 @@
 import type { ServiceLimits } from '../../config/config';
 import type { Store } from '../../data/store';
+import type { TaskWakeups } from '../../domain/task-wakeups';
 import * as agents from '../../domain/agents';
 import * as tasks from '../../domain/tasks';
 import type { Agent, Task } from '../../model';
@@ -11,7 +12,7 @@ import type { OperationHandlers, PathTo } from '../operations';
 import type { Handler } from '../typed-handler';
 
 /** The conventions surface over the same agents and tasks as the root surface. */
-export function v1AgentHandlers(store: Store, limits: ServiceLimits, pathTo: PathTo): Pick<OperationHandlers, 'listAgentsV1' | 'createAgentV1' | 'getAgentV1' | 'replaceAgentV1' | 'updateAgentV1' | 'deleteAgentV1' | 'listTasksV1' | 'createTaskV1' | 'getTaskV1' | 'updateTaskV1' | 'deleteTaskV1'> {
+export function v1AgentHandlers(store: Store, limits: ServiceLimits, pathTo: PathTo, wakeups?: TaskWakeups): Pick<OperationHandlers, 'listAgentsV1' | 'createAgentV1' | 'getAgentV1' | 'replaceAgentV1' | 'updateAgentV1' | 'deleteAgentV1' | 'listTasksV1' | 'createTaskV1' | 'getTaskV1' | 'updateTaskV1' | 'deleteTaskV1'> {
   const withTasks = async (list: Agent[], include: string | undefined) => {
     if (include !== 'tasks') return list;
     const embedded = await agents.embedTasks(store, list);
@@ -57,7 +58,7 @@ export function v1AgentHandlers(store: Store, limits: ServiceLimits, pathTo: Pat
     sendPage(res, body, page.items);
   };
   const createTask: Handler<'createTaskV1'> = async (req, res) => {
-    const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body, limits.quotas);
+    const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body, limits.quotas, wakeups);
     tagWrite(res, task).status(201).location(pathTo('getTaskV1', { agent_id: task.agent_id, task_id: task.id })).json(envelope(task));
   };
   const getTask: Handler<'getTaskV1'> = async (req, res) => {

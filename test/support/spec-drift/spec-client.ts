@@ -70,13 +70,16 @@ export const isPublic = (operation: Operation) => Array.isArray(operation.operat
  * - `proof`: it is not stored at all but proves the caller's identity for a change of the secret
  *   (the current password): every request of the operation carries the right one, and the same
  *   change with a wrong one is refused with 403 and changes nothing.
+ * - `request`: it shapes only how its own request is answered (how long a claim may wait for a
+ *   task) and is kept nowhere: the create that carries it succeeding is all there is to see.
  * A write-only property not named here fails the walk: its effect has to be taught first.
  */
-export const WRITE_ONLY_EFFECTS: Record<string, 'secret' | 'proof' | 'lifetime'> = {
+export const WRITE_ONLY_EFFECTS: Record<string, 'secret' | 'proof' | 'lifetime' | 'request'> = {
   password: 'secret',
   current_password: 'proof',
   /** Days of life: the resource's `expires_at` is its `created_at` plus that many days. */
   expires_in_days: 'lifetime',
+  wait_seconds: 'request',
 };
 
 /** The operation the client signs in with (e-mail and password in, an access token out). */
@@ -212,7 +215,10 @@ export class SpecClient {
   requestBodyOf(operation: Operation, session: Session): { contentType: string; raw: string } | undefined {
     const [contentType, media] = Object.entries(operation.operation.requestBody?.content ?? {})[0] ?? [];
     if (!contentType || !media?.schema) return undefined;
-    const schema = flattenSchema(media.schema);
+    const whole = flattenSchema(media.schema);
+    // A body of several shapes (`oneOf`: a lease's heartbeat, success or failure) is built as its first.
+    const alternatives = (whole.oneOf ?? whole.anyOf) as Schema[] | undefined;
+    const schema = !whole.properties && alternatives?.[0] ? flattenSchema(alternatives[0]) : whole;
     const body = this.bodyFor(schema, session);
     // The token endpoint of an OAuth 2.0 password flow takes RFC 6749 section 4.3.2's grant, whatever its schema allows.
     if (passwordTokenUrls(this.contract).includes(operation.template)) Object.assign(body, { grant_type: 'password', username: `drift-${unique()}@example.test`, password: strongPassword() });
@@ -221,7 +227,7 @@ export class SpecClient {
       if (Object.keys(body).length >= minimum) break;
       if (!(name in body) && property.readOnly !== true && property.writeOnly !== true) body[name] = samplesOf(name, property)[0];
     }
-    if (!isValid(schema, body)) fail(`the client built a body ${operation.method} ${operation.template} refuses: ${show(body)} (${whyInvalid(schema)})`);
+    if (!isValid(whole, body)) fail(`the client built a body ${operation.method} ${operation.template} refuses: ${show(body)} (${whyInvalid(schema)})`);
     if (contentType === 'application/x-www-form-urlencoded') return { contentType, raw: new URLSearchParams(Object.entries(body).map(([key, value]) => [key, String(value)])).toString() };
     return { contentType, raw: JSON.stringify(body) };
   }
@@ -229,6 +235,7 @@ export class SpecClient {
   /** Creates with `body`: the answer's resource, where to read it back, and whom to read it as. */
   async create(write: WriteOperation, path: string, session: Session, body: Json): Promise<{ written: Json; readPath: string; id: string; session: Session }> {
     if (!isValid(write.body, body)) fail(`the client built a body api.yaml refuses: ${show(body)} (${whyInvalid(write.body)})`);
+    if (write.operation.operation.responses?.['204']) await this.feed(write, path, session);
     const created = await this.send(write.operation.method, path, { session, body });
     this.expectStatus(created, write.success, write.name);
     const written = this.resourceOf(created);
@@ -246,6 +253,22 @@ export class SpecClient {
     }
     // Without a Location (a post has no address of its own) the collection it was posted to has it.
     return { written, readPath: location ?? path, id, session: owner };
+  }
+
+  /**
+   * A create that declares 204 hands out what its parent holds (a claim of a work queue: a lease
+   * takes one of the agent's queued tasks) and answers 204 when there is nothing. Before it, the
+   * first other collection of the same parent that can make an item makes one.
+   */
+  private async feed(write: WriteOperation, path: string, session: Session): Promise<void> {
+    const parentOf = (template: string) => template.slice(0, template.lastIndexOf('/'));
+    const parentTemplate = parentOf(write.operation.template);
+    const parentPath = parentOf(path);
+    for (const sibling of this.writes.filter((other) => other.kind === 'create' && other !== write && !other.operation.operation.responses?.['204'] && parentOf(other.operation.template) === parentTemplate)) {
+      const siblingPath = `${parentPath}${sibling.operation.template.slice(parentTemplate.length)}`;
+      const made = await this.create(sibling, siblingPath, session, this.bodyFor(sibling.body, session)).catch((failure: unknown) => (failure instanceof SpecFailure ? undefined : Promise.reject(failure)));
+      if (made) return;
+    }
   }
 
   /**

@@ -1,0 +1,295 @@
+import type { LeaseRecord } from '../data/records';
+import type { Store } from '../data/store';
+import { newId, nextTimestamp, now } from '../data/ids';
+import { agentNotFound, leaseLost, leaseNotFound, stateConflict, type LeaseEnd } from '../errors';
+import type { Agent, Lease, LeaseUpdate, Task } from '../model';
+import { ownerScope, type Principal } from './access';
+import { canStartTasks } from './agent-status';
+import { chargeStoredBytes, recordStoredBytes, taskBytes, type Quotas } from './quotas';
+import { assertJsonSize, followTaskStatus } from './tasks';
+import type { TaskWakeups } from './task-wakeups';
+
+/** How a task waits before its next attempt (config LEASE_RETRY_*). */
+export interface RetryPolicy {
+  /** The first retry's delay; it doubles with each attempt, jittered. */
+  retryBaseMs: number;
+  /** The longest a retry waits. */
+  retryMaxMs: number;
+}
+
+/** What the work queue needs besides the store: how retries back off, and whom to wake. */
+export interface WorkQueue {
+  store: Store;
+  retry: RetryPolicy;
+  wakeups: TaskWakeups;
+  quotas: Quotas;
+}
+
+export const DEFAULT_TTL_SECONDS = 60;
+/** A waiting claim looks again at least this often, for tasks queued on other instances. */
+export const RECHECK_MS = 500;
+/** The most expired leases one sweep ends (the next sweep takes the rest). */
+const SWEEP_BATCH = 100;
+/** The error of a task whose last lease expired with no attempt left. */
+export const LEASE_EXPIRED_ERROR = 'lease expired';
+
+/**
+ * The delay before a task whose attempt number `attempts` failed may be claimed again: the base
+ * doubled with each attempt, capped, and jittered into its upper half so that tasks that failed
+ * together do not all come back at once.
+ */
+export function retryDelayMs(attempts: number, retry: RetryPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(retry.retryMaxMs, retry.retryBaseMs * 2 ** Math.max(0, Math.min(attempts - 1, 40)));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+const addMs = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+
+/** The status a client sees: an `active` lease past its time is `expired`, whether or not a sweep has recorded it yet. */
+function effectiveStatus(lease: LeaseRecord, at: string): Lease['status'] {
+  return lease.status === 'active' && lease.expires_at <= at ? 'expired' : lease.status;
+}
+
+function present(lease: LeaseRecord, task: Task, at: string): Lease {
+  const { ended_at: _ended, ...fields } = lease;
+  return { ...fields, status: effectiveStatus(lease, at), task };
+}
+
+/** Refuses a lease that is no longer `active` (at `at`): 409 `LEASE_LOST`, naming what ended it. */
+function assertActive(lease: LeaseRecord, at: string): void {
+  const status = effectiveStatus(lease, at);
+  if (status !== 'active') throw leaseLost(status as LeaseEnd);
+}
+
+/** The LEASE_LOST of a lease whose compare-and-swap failed: what ended it meanwhile, read again. */
+async function lostNow(tx: Store, lease: LeaseRecord, at: string): Promise<never> {
+  const current = (await tx.leases.find(lease.agent_id, lease.id)) ?? { ...lease, status: 'expired' as const };
+  const status = effectiveStatus(current, at);
+  throw leaseLost(status === 'active' ? 'expired' : status);
+}
+
+async function findAgent(tx: Store, principal: Principal, agentId: string, lock: boolean): Promise<Agent> {
+  return (await tx.agents.find(agentId, { lock, ownerId: ownerScope(principal) })) ?? Promise.reject(agentNotFound());
+}
+
+async function findLease(tx: Store, agentId: string, leaseId: string): Promise<LeaseRecord> {
+  return (await tx.leases.find(agentId, leaseId)) ?? Promise.reject(leaseNotFound());
+}
+
+async function leasedTask(tx: Store, lease: LeaseRecord): Promise<Task> {
+  const task = await tx.tasks.find(lease.agent_id, lease.task_id, { lock: true });
+  // Leases go with their task (the foreign key cascades): a lease is never without one.
+  if (!task) throw leaseNotFound();
+  return task;
+}
+
+/**
+ * Claims the agent's next task, waiting up to `waitSeconds` for one (a long poll): woken when a
+ * task is queued in this process, and looking again every RECHECK_MS for those queued elsewhere.
+ * Undefined when none came in time, when the process drains, or when the client went away
+ * (`signal`): a lease claimed for a client that is gone is given back at once.
+ */
+export async function claimLease(
+  queue: WorkQueue,
+  principal: Principal,
+  agentId: string,
+  claim: { ttlSeconds: number; waitSeconds: number },
+  signal?: AbortSignal,
+): Promise<Lease | undefined> {
+  const deadline = Date.now() + claim.waitSeconds * 1000;
+  for (;;) {
+    const lease = await claimOnce(queue, principal, agentId, claim.ttlSeconds);
+    if (lease && signal?.aborted) {
+      await giveBack(queue, principal, lease).catch(() => undefined);
+      return undefined;
+    }
+    if (lease) return lease;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0 || signal?.aborted || queue.wakeups.closed) return undefined;
+    await queue.wakeups.wait(agentId, Math.min(remaining, RECHECK_MS), signal);
+    if (signal?.aborted || queue.wakeups.closed) return undefined;
+  }
+}
+
+/** One look: the agent's expired leases end first (their tasks may be the next), then the next task is taken. */
+function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlSeconds: number): Promise<Lease | undefined> {
+  return queue.store.transaction(async (tx) => {
+    let agent = await findAgent(tx, principal, agentId, true);
+    if (!canStartTasks(agent.status)) {
+      throw stateConflict(`Agent is ${agent.status}: no task can start`, { agent_status: agent.status });
+    }
+    const at = now();
+    for (const expired of await tx.leases.expiredOf(agentId, at)) agent = await expireLocked(tx, agent, expired, at, queue);
+    const task = await tx.tasks.nextClaimable(agentId, at);
+    if (!task) return undefined;
+    const timestamp = nextTimestamp(task.updated_at);
+    const lease: LeaseRecord = {
+      id: newId(),
+      agent_id: agentId,
+      task_id: task.id,
+      status: 'active',
+      ttl_seconds: ttlSeconds,
+      expires_at: addMs(timestamp, ttlSeconds * 1000),
+      created_at: timestamp,
+      ended_at: null,
+    };
+    const running = await tx.tasks.update(
+      task.id,
+      'queued',
+      { status: 'running', attempts: task.attempts + 1, started_at: timestamp, updated_at: timestamp, lease_id: lease.id, progress: null },
+      0,
+    );
+    // The task row is locked (or, on SQLite, the whole database): nobody else can have moved it.
+    if (!running) throw new Error(`task ${task.id} changed under its lock`);
+    await tx.leases.insert(lease);
+    await followTaskStatus(tx, agent, 'queued', 'running');
+    return present(lease, running, timestamp);
+  });
+}
+
+/** Releases a lease whose client went away before it could be handed over. */
+async function giveBack(queue: WorkQueue, principal: Principal, lease: Lease): Promise<void> {
+  await releaseLease(queue, principal, lease.agent_id, lease.id);
+}
+
+export async function getLease(store: Store, principal: Principal, agentId: string, leaseId: string): Promise<Lease> {
+  await findAgent(store, principal, agentId, false);
+  const lease = await findLease(store, agentId, leaseId);
+  const task = await store.tasks.find(agentId, lease.task_id);
+  if (!task) throw leaseNotFound();
+  return present(lease, task, now());
+}
+
+/**
+ * A heartbeat (the lease expires `ttl_seconds` from now, its own when absent; progress is recorded
+ * on the task), or the attempt's outcome. A lease that is no longer active changes nothing.
+ */
+export async function updateLease(queue: WorkQueue, principal: Principal, agentId: string, leaseId: string, update: LeaseUpdate): Promise<Lease> {
+  if (!('status' in update)) return heartbeat(queue.store, principal, agentId, leaseId, update);
+  if (update.status === 'succeeded') assertJsonSize('result', update.result);
+  let requeued = false;
+  const lease = await queue.store.transaction(async (tx) => {
+    const agent = await findAgent(tx, principal, agentId, true);
+    const found = await findLease(tx, agentId, leaseId);
+    const task = await leasedTask(tx, found);
+    const at = now();
+    assertActive(found, at);
+    const ended = await tx.leases.updateActive(found.id, { status: 'completed', ended_at: at, expires_at: at }, at);
+    if (!ended) return lostNow(tx, found, at);
+    const outcome =
+      update.status === 'succeeded'
+        ? await settle(tx, agent, task, { status: 'succeeded', result: update.result ?? null }, at, queue)
+        : await settle(tx, agent, task, { status: 'failed', error: update.error, retry: update.retry === true }, at, queue);
+    requeued = outcome.status === 'queued';
+    return present(ended, outcome, at);
+  });
+  if (requeued) queue.wakeups.notify(agentId);
+  return lease;
+}
+
+function heartbeat(store: Store, principal: Principal, agentId: string, leaseId: string, update: { ttl_seconds?: number; progress?: Task['progress'] }): Promise<Lease> {
+  return store.transaction(async (tx) => {
+    await findAgent(tx, principal, agentId, false);
+    const found = await findLease(tx, agentId, leaseId);
+    // The task's lock first, as every write of a leased task takes it (before its lease).
+    let task = await leasedTask(tx, found);
+    const at = now();
+    assertActive(found, at);
+    const ttlSeconds = update.ttl_seconds ?? found.ttl_seconds;
+    const extended = await tx.leases.updateActive(found.id, { ttl_seconds: ttlSeconds, expires_at: addMs(at, ttlSeconds * 1000) }, at);
+    if (!extended) return lostNow(tx, found, at);
+    if (update.progress !== undefined) {
+      const changed = await tx.tasks.update(task.id, 'running', { progress: update.progress, updated_at: nextTimestamp(task.updated_at) }, 0);
+      if (!changed) throw new Error(`task ${task.id} changed under its lock`);
+      task = changed;
+    }
+    return present(extended, task, at);
+  });
+}
+
+/** Gives the task back: it is queued again at once, and the attempt is not counted. */
+export async function releaseLease(queue: WorkQueue, principal: Principal, agentId: string, leaseId: string): Promise<void> {
+  await queue.store.transaction(async (tx) => {
+    const agent = await findAgent(tx, principal, agentId, true);
+    const found = await findLease(tx, agentId, leaseId);
+    const task = await leasedTask(tx, found);
+    const at = now();
+    assertActive(found, at);
+    if (!(await tx.leases.updateActive(found.id, { status: 'released', ended_at: at, expires_at: at }, at))) await lostNow(tx, found, at);
+    await requeue(tx, agent, task, { attempts: Math.max(0, task.attempts - 1), available_at: at }, at);
+  });
+  queue.wakeups.notify(agentId);
+}
+
+/** `byService`: the service ends the attempt itself (an expiry); what it writes is recorded, never refused by a quota. */
+type Outcome = { status: 'succeeded'; result: unknown } | { status: 'failed'; error: string; retry: boolean; byService?: boolean };
+
+/**
+ * Ends the running attempt of a leased task: it succeeds, fails for good, or (a failure to retry,
+ * while attempts remain) is queued again after a back-off. The caller holds the agent's and the
+ * task's locks and has ended the lease.
+ */
+async function settle(tx: Store, agent: Agent, task: Task, outcome: Outcome, at: string, queue: WorkQueue): Promise<Task> {
+  if (outcome.status === 'failed' && outcome.retry && task.attempts < task.max_attempts) {
+    return requeue(tx, agent, task, { available_at: addMs(at, retryDelayMs(task.attempts, queue.retry)) }, at);
+  }
+  const timestamp = nextTimestamp(task.updated_at);
+  const changes =
+    outcome.status === 'succeeded'
+      ? { status: 'succeeded' as const, result: outcome.result, finished_at: timestamp, updated_at: timestamp, lease_id: null }
+      : { status: 'failed' as const, error: outcome.error, finished_at: timestamp, updated_at: timestamp, lease_id: null };
+  const bytesDelta = taskBytes({ ...task, ...changes }) - taskBytes(task);
+  const updated = await tx.tasks.update(task.id, 'running', changes, bytesDelta);
+  if (!updated) throw new Error(`task ${task.id} changed under its lock`);
+  await followTaskStatus(tx, agent, 'running', updated.status);
+  await tx.agents.addStoredBytes(agent.id, bytesDelta);
+  // A worker's outcome is charged as the owner's own write would be.
+  if (outcome.status === 'failed' && outcome.byService) await recordStoredBytes(tx, agent.owner_id, bytesDelta);
+  else await chargeStoredBytes(tx, agent.owner_id, bytesDelta, queue.quotas, agentNotFound);
+  return updated;
+}
+
+async function requeue(tx: Store, agent: Agent, task: Task, changes: { attempts?: number; available_at: string }, at: string): Promise<Task> {
+  const timestamp = nextTimestamp(task.updated_at > at ? task.updated_at : at);
+  const updated = await tx.tasks.update(task.id, 'running', { status: 'queued', started_at: null, lease_id: null, updated_at: timestamp, ...changes }, 0);
+  if (!updated) throw new Error(`task ${task.id} changed under its lock`);
+  await followTaskStatus(tx, agent, 'running', 'queued');
+  return updated;
+}
+
+/**
+ * Ends an expired lease (the caller holds its agent's lock): its task is queued again after a
+ * back-off, or fails with `lease expired` once its attempts are spent. A lease someone else ended
+ * first is left as it is. Answers the agent as it is now.
+ */
+async function expireLocked(tx: Store, agent: Agent, lease: LeaseRecord, at: string, queue: WorkQueue): Promise<Agent> {
+  const task = await tx.tasks.find(agent.id, lease.task_id, { lock: true });
+  const ended = await tx.leases.updateActive(lease.id, { status: 'expired', ended_at: at });
+  if (!ended || !task || task.lease_id !== lease.id || task.status !== 'running') return agent;
+  const retry = task.attempts < task.max_attempts;
+  await settle(tx, agent, task, { status: 'failed', error: LEASE_EXPIRED_ERROR, retry, byService: true }, at, queue);
+  return (await tx.agents.find(agent.id)) ?? agent;
+}
+
+/**
+ * Ends every lease past its time, whichever process runs it, as often as it runs: each lease in a
+ * transaction of its own, under its agent's lock, and only while it is still active, so that two
+ * sweeps (or a sweep and a claim) never both handle one. On PostgreSQL an agent another
+ * transaction holds is passed over until the next sweep. Answers how many leases it ended.
+ */
+export async function sweepExpiredLeases(queue: WorkQueue, at: string = now()): Promise<number> {
+  let ended = 0;
+  for (const candidate of await queue.store.leases.listExpired(at, SWEEP_BATCH)) {
+    const requeued = await queue.store.transaction(async (tx) => {
+      const agent = await tx.agents.lockUnlessHeld(candidate.agent_id);
+      if (!agent) return false;
+      const lease = await tx.leases.find(candidate.agent_id, candidate.id);
+      if (!lease || lease.status !== 'active' || lease.expires_at > at) return false;
+      await expireLocked(tx, agent, lease, at, queue);
+      ended += 1;
+      return true;
+    });
+    if (requeued) queue.wakeups.notify(candidate.agent_id);
+  }
+  return ended;
+}
