@@ -8,7 +8,7 @@ describeEachDatabase('createWorker against the service', (get) => {
   let worker: Worker | undefined;
   const api = () => get().http;
   const createAgent = async () => (await api().post('/api/v1/agents').send({ name: 'worker', type: 'type_a' }).expect(201)).body.data as { id: string };
-  const createTask = async (agentId: string, body: object) => (await api().post(`/api/v1/agents/${agentId}/tasks`).send(body).expect(201)).body.data as { id: string };
+  const createTask = async (agentId: string, body: object) => ((await api().post(`/api/v1/agents/${agentId}/tasks`).send(body).expect(201)).body.data as { id: string }).id;
   const readTask = async (agentId: string, taskId: string) => (await api().get(`/api/v1/agents/${agentId}/tasks/${taskId}`).expect(200)).body.data as Record<string, unknown>;
   const startWorker = async (agentId: string, handler: TaskHandler, options: Partial<WorkerOptions> = {}): Promise<Worker> => {
     const client = createAgentFleetClient({ baseUrl: await get().listen(), auth: { apiKey: TEST_API_KEY } });
@@ -71,7 +71,7 @@ describeEachDatabase('createWorker against the service', (get) => {
 
   it('when the owner cancels a running task, then the next heartbeat hears LEASE_LOST, the handler\'s signal aborts, and nothing is reported', async () => {
     const agent = await createAgent();
-    const task = await createTask(agent.id, { title: 'cancelled while it runs' });
+    const taskId = await createTask(agent.id, { title: 'cancelled while it runs' });
     let reason: unknown;
     let progressed = false;
     await startWorker(
@@ -86,40 +86,40 @@ describeEachDatabase('createWorker against the service', (get) => {
       { ttlSeconds: 5 },
     );
     await until(() => progressed);
-    expect(await readTask(agent.id, task.id)).toMatchObject({ status: 'running', progress: { percent: 10, message: 'started' } });
-    await api().patch(`/api/v1/agents/${agent.id}/tasks/${task.id}`).send({ status: 'cancelled' }).expect(200);
+    expect(await readTask(agent.id, taskId)).toMatchObject({ status: 'running', progress: { percent: 10, message: 'started' } });
+    await api().patch(`/api/v1/agents/${agent.id}/tasks/${taskId}`).send({ status: 'cancelled' }).expect(200);
     await until(() => reason !== undefined, 15_000);
     expect(reason).toBeInstanceOf(LeaseLostError);
     expect(reason).toMatchObject({ reason: 'cancelled' });
     await delay(300);
-    expect(await readTask(agent.id, task.id)).toMatchObject({ status: 'cancelled', result: null, lease_id: null });
+    expect(await readTask(agent.id, taskId)).toMatchObject({ status: 'cancelled', result: null, lease_id: null });
     expect(events.map((event) => event.type)).toEqual(['claimed', 'lost']);
   }, 30_000);
 
   it('when the stop\'s timeout passes while a handler runs, then its lease is released and the task is queued again without the attempt counted', async () => {
     const agent = await createAgent();
-    const task = await createTask(agent.id, { title: 'outlives the stop' });
+    const taskId = await createTask(agent.id, { title: 'outlives the stop' });
     let aborted: unknown;
     const running = await startWorker(agent.id, (_task, { signal }) => {
       signal.addEventListener('abort', () => (aborted = signal.reason));
       return new Promise(() => undefined);
     });
-    await until(async () => (await readTask(agent.id, task.id))['status'] === 'running');
+    await until(async () => (await readTask(agent.id, taskId))['status'] === 'running');
     await running.stop({ timeoutMs: 500 });
     expect(aborted).toMatchObject({ name: 'AbortError' });
-    expect(await readTask(agent.id, task.id)).toMatchObject({ status: 'queued', attempts: 0, lease_id: null });
+    expect(await readTask(agent.id, taskId)).toMatchObject({ status: 'queued', attempts: 0, lease_id: null });
     expect(events.map((event) => event.type)).toEqual(['claimed', 'released']);
   }, 30_000);
 
   it('when the agent is paused, then the worker backs off on 409 and takes the task once the agent is resumed', async () => {
     const agent = await createAgent();
+    const taskId = await createTask(agent.id, { title: 'after the pause' });
     await api().patch(`/api/v1/agents/${agent.id}`).send({ status: 'paused' }).expect(200);
-    const task = await createTask(agent.id, { title: 'after the pause' });
     await startWorker(agent.id, async () => 'resumed', { backoff: { initialMs: 100, maxMs: 200 } });
     await until(() => events.filter((event) => event.type === 'error').length >= 2);
     expect(events[0]).toMatchObject({ type: 'error', operation: 'claim', error: { status: 409 }, retryInMs: expect.any(Number) });
     await api().patch(`/api/v1/agents/${agent.id}`).send({ status: 'idle' }).expect(200);
-    await until(settled(agent.id, [task.id]));
-    expect(await readTask(agent.id, task.id)).toMatchObject({ status: 'succeeded', result: 'resumed' });
+    await until(settled(agent.id, [taskId]));
+    expect(await readTask(agent.id, taskId)).toMatchObject({ status: 'succeeded', result: 'resumed' });
   }, 30_000);
 });
