@@ -10,10 +10,11 @@ export type TokenSource = string | ((context: { forceRefresh: boolean }) => stri
 
 /**
  * How the client authenticates: a bearer token (or a function that returns a fresh one), an API
- * key, or a user's e-mail and password, which the client exchanges at `/token` (password grant)
- * and renews with the refresh token before it expires.
+ * key, a user's e-mail and password, which the client exchanges at `/token` (password grant) and
+ * renews with the refresh token before it expires, or an agent key's id and secret, which it
+ * exchanges at `/token` (client_credentials grant) again shortly before each token expires.
  */
-export type Auth = { bearer: TokenSource } | { apiKey: string } | { username: string; password: string };
+export type Auth = { bearer: TokenSource } | { apiKey: string } | { username: string; password: string } | { clientId: string; clientSecret: string };
 
 export type RequestToken = (
   body: TokenRequest,
@@ -33,6 +34,7 @@ export function credentialsOf(auth: Auth | undefined, requestToken: RequestToken
     if (typeof source === 'string') return fixed('Authorization', `Bearer ${source}`);
     return renewing(async (refused) => source({ forceRefresh: refused !== undefined }));
   }
+  if ('clientId' in auth) return renewing(clientCredentialsSession(auth, requestToken, now));
   return renewing(passwordSession(auth, requestToken, now));
 }
 
@@ -57,40 +59,66 @@ function renewing(token: (refused: string | undefined) => Promise<string>): Cred
   };
 }
 
+type Grant = (current: TokenResponse | undefined) => Promise<TokenResponse>;
+
+/**
+ * A token kept until a little before it expires (or until the service refuses it), then granted
+ * again; concurrent callers share one grant in flight.
+ */
+function tokenSession(grant: Grant, now: () => number): (refused: string | undefined) => Promise<string> {
+  let current: { token: TokenResponse; renewAt: number } | undefined;
+  let pending: Promise<string> | undefined;
+
+  const renew = async (): Promise<string> => {
+    const token = await grant(current?.token);
+    const lifetimeMs = token.expires_in * 1000;
+    current = { token, renewAt: now() + lifetimeMs - Math.min(30_000, lifetimeMs / 2) };
+    return token.access_token;
+  };
+
+  return (refused) => {
+    if (current !== undefined && now() < current.renewAt && current.token.access_token !== refused) return Promise.resolve(current.token.access_token);
+    pending ??= renew().finally(() => {
+      pending = undefined;
+    });
+    return pending;
+  };
+}
+
+async function granted(pending: ReturnType<RequestToken>): Promise<TokenResponse> {
+  const answer = await pending;
+  if (answer.data === undefined) throw new AgentFleetError(answer.response, answer.error);
+  return answer.data;
+}
+
 /**
  * Tokens of one user's session: a password grant at first use, then refresh-token grants (each
  * answers a new refresh token) a little before each access token expires. A refused refresh (spent,
- * revoked, expired) falls back to the password. Concurrent callers share one grant in flight.
+ * revoked, expired) falls back to the password.
  */
 function passwordSession(
   user: { username: string; password: string },
   requestToken: RequestToken,
   now: () => number,
 ): (refused: string | undefined) => Promise<string> {
-  let current: { accessToken: string; refreshToken: string | undefined; renewAt: number } | undefined;
-  let pending: Promise<string> | undefined;
-
-  const keep = (token: TokenResponse): string => {
-    const lifetimeMs = token.expires_in * 1000;
-    current = { accessToken: token.access_token, refreshToken: token.refresh_token, renewAt: now() + lifetimeMs - Math.min(30_000, lifetimeMs / 2) };
-    return token.access_token;
-  };
-  const renew = async (): Promise<string> => {
-    if (current?.refreshToken !== undefined) {
-      const refreshed = await requestToken({ grant_type: 'refresh_token', refresh_token: current.refreshToken }).catch(() => undefined);
-      if (refreshed?.data !== undefined) return keep(refreshed.data);
+  return tokenSession(async (current) => {
+    if (current?.refresh_token !== undefined) {
+      const refreshed = await requestToken({ grant_type: 'refresh_token', refresh_token: current.refresh_token }).catch(() => undefined);
+      if (refreshed?.data !== undefined) return refreshed.data;
     }
-    const granted = await requestToken({ grant_type: 'password', username: user.username, password: user.password });
-    if (granted.data === undefined) throw new AgentFleetError(granted.response, granted.error);
-    return keep(granted.data);
-  };
+    return granted(requestToken({ grant_type: 'password', username: user.username, password: user.password }));
+  }, now);
+}
 
-  return (refused) => {
-    const stillGood = current !== undefined && now() < current.renewAt && current.accessToken !== refused;
-    if (current !== undefined && stillGood) return Promise.resolve(current.accessToken);
-    pending ??= renew().finally(() => {
-      pending = undefined;
-    });
-    return pending;
-  };
+/**
+ * Tokens of an agent key (RFC 6749 section 4.4): no refresh token, so each renewal is another
+ * client_credentials grant. A refused key (revoked, expired, wrong secret) rejects the request
+ * with an `AgentFleetError` carrying the 401 `invalid_client`.
+ */
+function clientCredentialsSession(
+  key: { clientId: string; clientSecret: string },
+  requestToken: RequestToken,
+  now: () => number,
+): (refused: string | undefined) => Promise<string> {
+  return tokenSession(() => granted(requestToken({ grant_type: 'client_credentials', client_id: key.clientId, client_secret: key.clientSecret })), now);
 }

@@ -14,6 +14,22 @@ export { MemoryEtagCache, type CachedResponse, type EtagCache } from './etag-cac
 export { serializeQuery } from './query.js';
 export type { Fetch, RetryEvent, RetryOptions } from './transport.js';
 export type { CollectionPath, ErrorBody, FieldsOf, HttpMethod, ItemOf, PathsWith, Sparse, SuccessBody } from './types.js';
+export {
+  LeaseLostError,
+  PermanentError,
+  createWorker,
+  type Lease,
+  type LeaseLostReason,
+  type StopOptions,
+  type Task,
+  type TaskContext,
+  type TaskHandler,
+  type TaskProgress,
+  type Worker,
+  type WorkerEvent,
+  type WorkerOperation,
+  type WorkerOptions,
+} from './worker.js';
 
 /** The error body of everything under `/api` (the conventions surface). */
 export type ApiError = components['schemas']['ApiError'];

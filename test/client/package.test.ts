@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,10 +22,48 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
+/** A child process's stdout, line by line, and its exit. */
+function watchLines(child: ChildProcess): { lines: string[]; next(matches: (line: string) => boolean, timeoutMs: number): Promise<string>; exited: Promise<number | null> } {
+  const lines: string[] = [];
+  let pending = '';
+  let wake: () => void = () => undefined;
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    const complete = pending.split('\n');
+    pending = complete.pop() ?? '';
+    lines.push(...complete.filter(Boolean));
+    wake();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    lines,
+    exited,
+    async next(matches, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = lines.find(matches);
+        if (found !== undefined) return found;
+        if (Date.now() > deadline) throw new Error(`No such line within ${timeoutMs} ms; stdout so far:\n${lines.join('\n')}`);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 200);
+        });
+      }
+    },
+  };
+}
+
 /** The README's TypeScript examples, each as a module of its own. */
 function readmeExamples(): string[] {
   const readme = readFileSync(path.join(root, 'src/client/README.md'), 'utf8');
   return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => `${match[1]}\nexport {};\n`);
+}
+
+/** The compiled file of the first README example that `matches`. */
+function readmeExampleFile(matches: (source: string) => boolean): string {
+  const index = readmeExamples().findIndex(matches);
+  if (index < 0) throw new Error('no such README example');
+  return `example-${index + 1}.js`;
 }
 
 async function typeCheck(consumer: string, tsconfig: string, extra: string[] = []): Promise<{ code: number; output: string }> {
@@ -178,6 +216,68 @@ describe('the client package, installed from its tarball into a project of its o
       expect(rateLimited.elapsedMs).toBeGreaterThanOrEqual(900);
       expect(report['aborted']).toBe('AbortError');
     });
+
+    (reachable ? it : it.skip)(
+      'when a worker process is killed (SIGKILL) mid-task, then after its lease expires the README\'s worker finishes that task with the others, and SIGTERM stops it gracefully',
+      async () => {
+        const api = service.http;
+        const agent = (await api.post('/api/v1/agents').send({ name: 'counter', type: 'type_a' }).expect(201)).body.data as { id: string };
+        const key = (await api.post(`/api/v1/agents/${agent.id}/keys`).send({ name: 'workers', scopes: ['tasks:work'] }).expect(201)).body.data as { id: string; secret: string };
+        const createTask = async (title: string, text: string) =>
+          ((await api.post(`/api/v1/agents/${agent.id}/tasks`).send({ title, input: { text } }).expect(201)).body.data as { id: string }).id;
+        const readTask = async (id: string) => (await api.get(`/api/v1/agents/${agent.id}/tasks/${id}`).expect(200)).body.data as Record<string, unknown>;
+        const children: ChildProcess[] = [];
+        try {
+          const abandoned = await createTask('abandoned', 'one two three');
+          const stuck = spawn(process.execPath, [path.join(consumer, 'out/esm/esm/worker.js')], {
+            cwd: consumer,
+            env: cleanEnv({ BASE_URL: env['BASE_URL'] ?? '', AGENT_KEY: key.secret, AGENT_ID: agent.id, TTL_SECONDS: '5' }),
+          });
+          children.push(stuck);
+          const stuckOutput = watchLines(stuck);
+          const claimed = JSON.parse(await stuckOutput.next((line) => line.includes('"claimed"'), 30_000)) as { taskId: string };
+          expect(claimed.taskId).toBe(abandoned);
+          expect((await readTask(abandoned))['status']).toBe('running');
+          stuck.kill('SIGKILL');
+          expect(await stuckOutput.exited).toBeNull();
+
+          // The README's worker, with this service, key and agent, and its SIGTERM line switched on.
+          const source = readFileSync(path.join(consumer, 'out/esm/readme', readmeExampleFile((example) => example.includes('createWorker('))), 'utf8');
+          const substitutions: [string, string][] = [
+            ["'https://fleet.example.com'", JSON.stringify(env['BASE_URL'])],
+            ["'the key id'", JSON.stringify(key.id)],
+            ["'afk_the key secret'", JSON.stringify(key.secret)],
+            ["'the agent id'", JSON.stringify(agent.id)],
+            ["// process.once('SIGTERM', stop);", "process.once('SIGTERM', stop);"],
+          ];
+          let program = source;
+          for (const [from, to] of substitutions) {
+            expect(program).toContain(from);
+            program = program.replace(from, to);
+          }
+          writeFileSync(path.join(consumer, 'out/esm/readme/worker-run.js'), program);
+          const counted = await createTask('counted', 'alpha beta');
+          const empty = await createTask('empty', '');
+          const readme = spawn(process.execPath, [path.join(consumer, 'out/esm/readme/worker-run.js')], { cwd: consumer, env: cleanEnv() });
+          children.push(readme);
+          const readmeOutput = watchLines(readme);
+          await readmeOutput.next((line) => line === `succeeded ${abandoned}`, 60_000);
+          await readmeOutput.next((line) => line === `succeeded ${counted}`, 10_000);
+          await readmeOutput.next((line) => line === `failed ${empty}`, 10_000);
+
+          expect(await readTask(abandoned)).toMatchObject({ status: 'succeeded', attempts: 2, result: { words: 3 }, lease_id: null });
+          expect(await readTask(counted)).toMatchObject({ status: 'succeeded', attempts: 1, result: { words: 2 }, progress: { percent: 50, message: 'counting counted' } });
+          expect(await readTask(empty)).toMatchObject({ status: 'failed', attempts: 1, error: 'no text to count' });
+
+          readme.kill('SIGTERM');
+          expect(await readmeOutput.exited).toBe(0);
+          expect(readmeOutput.lines.filter((line) => line.startsWith('error'))).toEqual([]);
+        } finally {
+          for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        }
+      },
+      120_000,
+    );
 
     (reachable ? it : it.skip)('when the CommonJS program runs, then require() loads the CommonJS build and its calls are typed and succeed', async () => {
       const compiled = readFileSync(path.join(consumer, 'out/cjs/cjs/journey.cjs'), 'utf8');

@@ -215,6 +215,39 @@ describe('the client runtime against a scripted HTTP server', () => {
       expect(failure).toBeInstanceOf(AgentFleetError);
       expect(failure).toMatchObject({ status: 400, body: { error: 'invalid_grant' }, message: '400 invalid_grant: Invalid username or password' });
     });
+
+    it('when signing in with an agent key, then one client_credentials grant serves concurrent requests and another is asked for before it expires and after a 401', async () => {
+      const token = (access: string, expiresIn: number): Step => (res) =>
+        json(res, 200, { access_token: access, token_type: 'bearer', expires_in: expiresIn }, { 'Cache-Control': 'no-store' });
+      const unauthorized: Step = (res) => json(res, 401, { error: 'unauthorized', message: 'Token expired' });
+      const client = clientWith({ auth: { clientId: 'key-1', clientSecret: 'afk_secret' } });
+      server.script(token('t1', 1), ok, ok, token('t2', 3600), ok, unauthorized, token('t3', 3600), ok);
+      await Promise.all([readAgent(client), readAgent(client)]);
+      expect([server.seen[0]?.url, server.seen[0]?.headers['content-type']]).toEqual(['/token', 'application/x-www-form-urlencoded']);
+      expect(Object.fromEntries(new URLSearchParams(server.seen[0]?.body))).toEqual({ grant_type: 'client_credentials', client_id: 'key-1', client_secret: 'afk_secret' });
+      expect(server.seen.slice(1, 3).map((seen) => seen.headers.authorization)).toEqual(['Bearer t1', 'Bearer t1']);
+
+      // Half of a 1 s lifetime later the token is renewed before use: a new grant, not a refresh token.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await readAgent(client)).response.status).toBe(200);
+      expect(Object.fromEntries(new URLSearchParams(server.seen[3]?.body))).toEqual({ grant_type: 'client_credentials', client_id: 'key-1', client_secret: 'afk_secret' });
+      expect(server.seen[4]?.headers.authorization).toBe('Bearer t2');
+
+      expect((await readAgent(client)).response.status).toBe(200);
+      expect(server.seen.slice(5).map((seen) => [seen.url, seen.headers.authorization])).toEqual([
+        ['/agents/a1', 'Bearer t2'],
+        ['/token', undefined],
+        ['/agents/a1', 'Bearer t3'],
+      ]);
+    });
+
+    it('when the agent key is refused at /token, then the request rejects with the typed 401 invalid_client', async () => {
+      server.script((res) => json(res, 401, { error: 'invalid_client', error_description: 'Unknown, revoked or expired agent key' }, { 'WWW-Authenticate': 'Basic realm="agent-fleet"' }));
+      const failure = await readAgent(clientWith({ auth: { clientId: 'key-1', clientSecret: 'revoked' } })).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AgentFleetError);
+      expect(failure).toMatchObject({ status: 401, body: { error: 'invalid_client' }, message: '401 invalid_client: Unknown, revoked or expired agent key' });
+      expect(server.seen).toHaveLength(1);
+    });
   });
 
   describe('the ETag cache', () => {

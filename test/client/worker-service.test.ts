@@ -1,0 +1,125 @@
+import { LeaseLostError, PermanentError, createAgentFleetClient, createWorker, type TaskHandler, type Worker, type WorkerEvent, type WorkerOptions } from '../../src/client';
+import { TEST_API_KEY, describeEachDatabase } from '../support/harness';
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describeEachDatabase('createWorker against the service', (get) => {
+  const events: WorkerEvent[] = [];
+  let worker: Worker | undefined;
+  const api = () => get().http;
+  const createAgent = async () => (await api().post('/api/v1/agents').send({ name: 'worker', type: 'type_a' }).expect(201)).body.data as { id: string };
+  const createTask = async (agentId: string, body: object) => ((await api().post(`/api/v1/agents/${agentId}/tasks`).send(body).expect(201)).body.data as { id: string }).id;
+  const readTask = async (agentId: string, taskId: string) => (await api().get(`/api/v1/agents/${agentId}/tasks/${taskId}`).expect(200)).body.data as Record<string, unknown>;
+  const startWorker = async (agentId: string, handler: TaskHandler, options: Partial<WorkerOptions> = {}): Promise<Worker> => {
+    const client = createAgentFleetClient({ baseUrl: await get().listen(), auth: { apiKey: TEST_API_KEY } });
+    worker = createWorker(client, { agentId, handler, waitSeconds: 2, onEvent: (event) => events.push(event), ...options });
+    return worker.start();
+  };
+  const until = async (condition: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error(`Not met in time; the worker's events: ${JSON.stringify(events.map((event) => event.type))}`);
+      await delay(50);
+    }
+  };
+  const settled = (agentId: string, taskIds: string[]) => async () => {
+    const tasks = await Promise.all(taskIds.map((id) => readTask(agentId, id)));
+    return tasks.every((task) => task['status'] === 'succeeded' || task['status'] === 'failed');
+  };
+
+  beforeEach(() => {
+    events.length = 0;
+  });
+  afterEach(async () => {
+    await worker?.stop({ graceful: false });
+    worker = undefined;
+  });
+
+  it('when tasks are queued, then a worker of concurrency 3 runs each once: results succeed, thrown errors are retried up to max_attempts, a PermanentError fails at once', async () => {
+    const agent = await createAgent();
+    const counted = await Promise.all([1, 2, 3, 4, 5].map((n) => createTask(agent.id, { title: `count ${n}`, input: { n } })));
+    const flaky = await createTask(agent.id, { title: 'flaky', max_attempts: 2 });
+    const broken = await createTask(agent.id, { title: 'broken', max_attempts: 3 });
+    let running = 0;
+    let most = 0;
+    await startWorker(
+      agent.id,
+      async (task) => {
+        running += 1;
+        most = Math.max(most, running);
+        try {
+          await delay(100);
+          if (task.title === 'flaky') throw new Error('the model timed out');
+          if (task.title === 'broken') throw new PermanentError('not a document');
+          return { square: Number(task.input?.['n']) ** 2 };
+        } finally {
+          running -= 1;
+        }
+      },
+      { concurrency: 3 },
+    );
+    await until(settled(agent.id, [...counted, flaky, broken]));
+    for (const [index, id] of counted.entries()) {
+      expect(await readTask(agent.id, id)).toMatchObject({ status: 'succeeded', attempts: 1, result: { square: (index + 1) ** 2 }, lease_id: null });
+    }
+    expect(await readTask(agent.id, flaky)).toMatchObject({ status: 'failed', attempts: 2, error: 'the model timed out' });
+    expect(await readTask(agent.id, broken)).toMatchObject({ status: 'failed', attempts: 1, error: 'not a document' });
+    expect(most).toBeLessThanOrEqual(3);
+    expect(events.filter((event) => event.type === 'claimed')).toHaveLength(8);
+    expect(events.filter((event) => event.type === 'lost' || event.type === 'error')).toEqual([]);
+  }, 60_000);
+
+  it('when the owner cancels a running task, then the next heartbeat hears LEASE_LOST, the handler\'s signal aborts, and nothing is reported', async () => {
+    const agent = await createAgent();
+    const taskId = await createTask(agent.id, { title: 'cancelled while it runs' });
+    let reason: unknown;
+    let progressed = false;
+    await startWorker(
+      agent.id,
+      async (_task, { signal, progress }) => {
+        await progress({ percent: 10, message: 'started' });
+        progressed = true;
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+        reason = signal.reason;
+        return 'must not be reported';
+      },
+      { ttlSeconds: 5 },
+    );
+    await until(() => progressed);
+    expect(await readTask(agent.id, taskId)).toMatchObject({ status: 'running', progress: { percent: 10, message: 'started' } });
+    await api().patch(`/api/v1/agents/${agent.id}/tasks/${taskId}`).send({ status: 'cancelled' }).expect(200);
+    await until(() => reason !== undefined, 15_000);
+    expect(reason).toBeInstanceOf(LeaseLostError);
+    expect(reason).toMatchObject({ reason: 'cancelled' });
+    await delay(300);
+    expect(await readTask(agent.id, taskId)).toMatchObject({ status: 'cancelled', result: null, lease_id: null });
+    expect(events.map((event) => event.type)).toEqual(['claimed', 'lost']);
+  }, 30_000);
+
+  it('when the stop\'s timeout passes while a handler runs, then its lease is released and the task is queued again without the attempt counted', async () => {
+    const agent = await createAgent();
+    const taskId = await createTask(agent.id, { title: 'outlives the stop' });
+    let aborted: unknown;
+    const running = await startWorker(agent.id, (_task, { signal }) => {
+      signal.addEventListener('abort', () => (aborted = signal.reason));
+      return new Promise(() => undefined);
+    });
+    await until(async () => (await readTask(agent.id, taskId))['status'] === 'running');
+    await running.stop({ timeoutMs: 500 });
+    expect(aborted).toMatchObject({ name: 'AbortError' });
+    expect(await readTask(agent.id, taskId)).toMatchObject({ status: 'queued', attempts: 0, lease_id: null });
+    expect(events.map((event) => event.type)).toEqual(['claimed', 'released']);
+  }, 30_000);
+
+  it('when the agent is paused, then the worker backs off on 409 and takes the task once the agent is resumed', async () => {
+    const agent = await createAgent();
+    const taskId = await createTask(agent.id, { title: 'after the pause' });
+    await api().patch(`/api/v1/agents/${agent.id}`).send({ status: 'paused' }).expect(200);
+    await startWorker(agent.id, async () => 'resumed', { backoff: { initialMs: 100, maxMs: 200 } });
+    await until(() => events.filter((event) => event.type === 'error').length >= 2);
+    expect(events[0]).toMatchObject({ type: 'error', operation: 'claim', error: { status: 409 }, retryInMs: expect.any(Number) });
+    await api().patch(`/api/v1/agents/${agent.id}`).send({ status: 'idle' }).expect(200);
+    await until(settled(agent.id, [taskId]));
+    expect(await readTask(agent.id, taskId)).toMatchObject({ status: 'succeeded', result: 'resumed' });
+  }, 30_000);
+});
