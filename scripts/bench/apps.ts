@@ -58,6 +58,10 @@ export interface StartOptions {
   bundles?: Record<ComparisonApp, string>;
   /** Node flags before the entry point (--cpu-prof ...). */
   nodeArgs?: string[];
+  /** The service's DATABASE_URL instead of a fresh SQLite file in `dir` (a PostgreSQL database). */
+  databaseUrl?: string;
+  /** More of the service's environment (rate-limit budgets raised above a load). */
+  env?: Record<string, string>;
 }
 
 /** `npm run build`: the service runs from dist/ as `npm start` runs it. */
@@ -126,7 +130,8 @@ export async function startApp(spec: AppSpec, options: StartOptions): Promise<Ru
   let env: Record<string, string>;
   if (spec.service) {
     entry = path.join(ROOT, 'dist', 'process', 'server.js');
-    env = { ...base, ...serviceEnv(port, database, options.apiKey), ...spec.service };
+    env = { ...base, ...serviceEnv(port, database, options.apiKey), ...spec.service, ...options.env };
+    if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   } else {
     const bundle = options.bundles?.[spec.name as ComparisonApp];
     if (!bundle) throw new Error(`${spec.name}: no bundle (call bundleComparisonApps first)`);

@@ -17,6 +17,10 @@
  *   --rounds=3         BENCH_ROUNDS
  *   --apps=service,service-2w,express,fastify   BENCH_APPS  (also service-no-logs, service-no-validation)
  *   --keep             BENCH_KEEP=1        keep the SQLite files and request logs (large)
+ *   --suites=http,work BENCH_SUITES        the HTTP comparison above, the work loop (scripts/bench/work-loop.ts)
+ *   --work-configs=sqlite,sqlite-2w,pg,pg-2w   BENCH_WORK_CONFIGS   databases and process counts of the work loop
+ *   --workers=16 --agents=1 --producers=4 --backlog=200   the work loop's load (BENCH_WORKERS ...)
+ *   --pg-url=postgres://postgres@127.0.0.1:5432/test      BENCH_PG_URL: where the work loop creates its databases
  *
  * Writes .bench/report.json and .bench/report.md (the Markdown is also printed).
  */
@@ -30,6 +34,7 @@ import { drive, failuresOf, REQUEST_TIMEOUT_S, ROUTES, type Route } from './load
 import { cpuMillisBetween, listTree, readTreeMemory, sampleCpu, type ProcessMemory } from './process-tree';
 import { computeRatios, evaluateTargets, renderMarkdown, summarise, type AppResult, type BenchReport, type Measurement } from './report';
 import { optionReader } from './options';
+import { renderWorkLoop, runWorkLoop, WORK_LOOP_CONFIGS, type WorkLoopConfig, type WorkLoopOptions, type WorkLoopResult } from './work-loop';
 
 interface Options {
   durationS: number;
@@ -39,6 +44,8 @@ interface Options {
   rounds: number;
   apps: AppName[];
   keep: boolean;
+  suites: Array<'http' | 'work'>;
+  work: WorkLoopOptions;
 }
 
 const DEFAULT_APPS: AppName[] = ['service', 'service-2w', 'express', 'fastify'];
@@ -55,7 +62,25 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', 3)),
     apps: [...new Set(listed as AppName[])],
     keep: argv.includes('--keep') || env.BENCH_KEEP === '1',
+    suites: listOf(flag('suites') ?? env.BENCH_SUITES, ['http', 'work'] as const, ['http', 'work']),
+    work: {
+      durationS: numberOf('duration', 'BENCH_DURATION', 10),
+      warmupS: numberOf('warmup', 'BENCH_WARMUP', 2, 0),
+      workers: Math.round(numberOf('workers', 'BENCH_WORKERS', 16)),
+      agents: Math.round(numberOf('agents', 'BENCH_AGENTS', 1)),
+      producers: Math.round(numberOf('producers', 'BENCH_PRODUCERS', 4)),
+      backlog: Math.round(numberOf('backlog', 'BENCH_BACKLOG', 200)),
+      pgUrl: flag('pg-url') ?? env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+      configs: listOf(flag('work-configs') ?? env.BENCH_WORK_CONFIGS, WORK_LOOP_CONFIGS, WORK_LOOP_CONFIGS),
+    },
   };
+}
+
+function listOf<T extends string>(raw: string | undefined, allowed: readonly T[], fallback: T[]): T[] {
+  if (raw === undefined || raw === '') return fallback;
+  const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
+  for (const item of items) if (!allowed.includes(item as T)) throw new Error(`unknown value "${item}": use ${allowed.join(', ')}`);
+  return [...new Set(items as T[])];
 }
 
 const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(' ');
@@ -112,6 +137,38 @@ function collectMemory(app: RunningApp, afterSeeding: ProcessMemory[], measureme
 
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2), process.env);
+  const benchDir = path.join(ROOT, '.bench');
+  mkdirSync(benchDir, { recursive: true });
+  if (options.suites.includes('http')) await runHttpSuite(options);
+  if (options.suites.includes('work')) await runWorkSuite(options, benchDir);
+}
+
+async function runWorkSuite(options: Options, benchDir: string): Promise<void> {
+  if (!options.suites.includes('http')) buildService();
+  const runDir = path.join(benchDir, `work-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  mkdirSync(runDir, { recursive: true });
+  const results: WorkLoopResult[] = [];
+  try {
+    for (const config of options.work.configs as WorkLoopConfig[]) {
+      console.log(`bench: work loop on ${config}: ${options.work.workers} workers, ${options.work.agents} agent(s), ${options.work.warmupS} s + ${options.work.durationS} s`);
+      const result = await runWorkLoop(config, options.work, runDir);
+      results.push(result);
+      console.log(
+        `bench: work loop ${config.padEnd(10)} ${result.succeededPerSecond.toFixed(0).padStart(6)} tasks/s  claim p99 ${result.claimP99Ms.toFixed(1)} ms  ${result.problems.length === 0 ? `${result.checkedTasks} tasks checked` : `PROBLEMS ${result.problems.join('; ')}`}`,
+      );
+    }
+  } finally {
+    rmSync(runDir, { recursive: true, force: true });
+  }
+  const markdown = renderWorkLoop(results, options.work);
+  console.log(`\n${markdown}`);
+  writeFileSync(path.join(benchDir, 'work-loop.md'), markdown);
+  writeFileSync(path.join(benchDir, 'work-loop.json'), `${JSON.stringify({ options: options.work, results }, null, 2)}\n`);
+  console.log('bench: wrote .bench/work-loop.md and work-loop.json');
+  if (results.some((result) => result.problems.length > 0)) process.exitCode = 1;
+}
+
+async function runHttpSuite(options: Options): Promise<void> {
   const apiKey = `bench-${randomBytes(16).toString('hex')}`;
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const benchDir = path.join(ROOT, '.bench');

@@ -1,0 +1,272 @@
+/**
+ * The work loop of `npm run bench`: tasks created, leased and succeeded per second over HTTP.
+ *
+ * For each database (SQLite, PostgreSQL) and process count (one process, WEB_CONCURRENCY=2) it
+ * starts the service as `npm start` runs it on a fresh database, creates the agents and one agent
+ * key for each (scopes tasks:write and tasks:work), then runs, in this process:
+ * - producers that queue tasks through `POST /api/v1/agents/{id}/tasks`, keeping the backlog
+ *   below a bound so that claims measure a queue that holds work, not an ever-growing table;
+ * - workers (16 by default, spread over the agents) that claim with `POST .../leases`
+ *   (`wait_seconds` 1) and succeed each task with `PATCH .../leases/{id}`.
+ * A warm-up runs first, unrecorded. After the measured window the producers stop, the workers
+ * drain what is left, and every task is checked: succeeded, leased exactly once (`attempts` 1),
+ * and the number of successes the service acknowledged equals the number of tasks.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Client } from 'pg';
+import { startApp, stopApp, type AppSpec, type RunningApp } from './apps';
+
+export interface WorkLoopOptions {
+  durationS: number;
+  warmupS: number;
+  workers: number;
+  agents: number;
+  producers: number;
+  backlog: number;
+  /** Where a database per PostgreSQL run is created (and dropped after it). */
+  pgUrl: string;
+  configs: WorkLoopConfig[];
+}
+
+export type WorkLoopConfig = 'sqlite' | 'sqlite-2w' | 'pg' | 'pg-2w';
+export const WORK_LOOP_CONFIGS: WorkLoopConfig[] = ['sqlite', 'sqlite-2w', 'pg', 'pg-2w'];
+
+export interface WorkLoopResult {
+  config: WorkLoopConfig;
+  seconds: number;
+  createdPerSecond: number;
+  succeededPerSecond: number;
+  claims: number;
+  emptyClaims: number;
+  claimP50Ms: number;
+  claimP99Ms: number;
+  completeP99Ms: number;
+  /** Tasks checked after the drain, and what was wrong with them (empty when every one was right). */
+  checkedTasks: number;
+  problems: string[];
+}
+
+/** The limits the load must not meet: the bench measures the queue, not the rate limiter. */
+const RAISED_LIMITS: Record<string, string> = {
+  RATE_LIMIT_API_MAX: '1000000',
+  RATE_LIMIT_ROOT_MAX: '1000000',
+  RATE_LIMIT_AGENT_KEY_MAX: '1000000',
+  RATE_LIMIT_SERVICE_KEY_MAX: '1000000',
+  QUOTA_TASKS_PER_AGENT: '0',
+};
+
+interface Recorder {
+  claimMs: number[];
+  completeMs: number[];
+  emptyClaims: number;
+  created: number;
+  succeeded: number;
+  recording: boolean;
+  /** Every task queued and every success acknowledged, warm-up and drain included. */
+  queuedTotal: number;
+  acknowledgedTotal: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function quantile(values: number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
+}
+
+async function call(base: string, method: string, route: string, key: string, body?: unknown): Promise<{ status: number; json: unknown; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? (JSON.parse(text) as unknown) : undefined, ms: performance.now() - started };
+}
+
+function expectStatus(what: string, got: { status: number; json: unknown }, ...statuses: number[]): void {
+  if (!statuses.includes(got.status)) throw new Error(`${what} answered ${got.status}: ${JSON.stringify(got.json)}`);
+}
+
+interface Fleet {
+  base: string;
+  agents: Array<{ id: string; secret: string }>;
+}
+
+async function createFleet(app: RunningApp, agents: number, serviceKey: string): Promise<Fleet> {
+  const base = `http://127.0.0.1:${app.port}`;
+  const fleet: Fleet = { base, agents: [] };
+  for (let n = 0; n < agents; n++) {
+    const agent = await call(base, 'POST', '/api/v1/agents', serviceKey, { name: `bench-agent-${n}`, type: 'type_a' });
+    expectStatus('creating an agent', agent, 201);
+    const id = (agent.json as { data: { id: string } }).data.id;
+    const key = await call(base, 'POST', `/api/v1/agents/${id}/keys`, serviceKey, { name: 'bench worker', scopes: ['tasks:write', 'tasks:work'] });
+    expectStatus('creating an agent key', key, 201);
+    fleet.agents.push({ id, secret: (key.json as { data: { secret: string } }).data.secret });
+  }
+  return fleet;
+}
+
+/** Producers and workers until `stop()`; the recorder counts only while `recording`. */
+function runLoad(fleet: Fleet, options: WorkLoopOptions, recorder: Recorder) {
+  let producing = true;
+  let working = true;
+  let failure: Error | undefined;
+  const fail = (error: unknown) => {
+    failure ??= error instanceof Error ? error : new Error(String(error));
+    producing = false;
+    working = false;
+  };
+  let outstanding = 0;
+  const produce = async (index: number) => {
+    let n = 0;
+    while (producing) {
+      if (outstanding >= options.backlog) {
+        await sleep(2);
+        continue;
+      }
+      const agent = fleet.agents[(index + n++) % fleet.agents.length] as Fleet['agents'][number];
+      outstanding++;
+      const res = await call(fleet.base, 'POST', `/api/v1/agents/${agent.id}/tasks`, agent.secret, { title: `bench task ${index}-${n}`, input: { n } });
+      expectStatus('queueing a task', res, 201);
+      recorder.queuedTotal++;
+      if (recorder.recording) recorder.created++;
+    }
+  };
+  const work = async (index: number) => {
+    const agent = fleet.agents[index % fleet.agents.length] as Fleet['agents'][number];
+    const leases = `/api/v1/agents/${agent.id}/leases`;
+    while (working) {
+      const claim = await call(fleet.base, 'POST', leases, agent.secret, { ttl_seconds: 60, wait_seconds: 1 });
+      expectStatus('claiming', claim, 201, 204);
+      if (claim.status === 204) {
+        if (recorder.recording) recorder.emptyClaims++;
+        if (!producing && outstanding === 0) return;
+        continue;
+      }
+      const lease = (claim.json as { data: { id: string; task: { input: unknown } } }).data;
+      const done = await call(fleet.base, 'PATCH', `${leases}/${lease.id}`, agent.secret, { status: 'succeeded', result: { echo: lease.task.input } });
+      expectStatus('succeeding', done, 200);
+      recorder.acknowledgedTotal++;
+      outstanding--;
+      if (recorder.recording) {
+        recorder.claimMs.push(claim.ms);
+        recorder.completeMs.push(done.ms);
+        recorder.succeeded++;
+      }
+    }
+  };
+  const producers = Array.from({ length: options.producers }, (_, index) => produce(index).catch(fail));
+  const workers = Array.from({ length: options.workers }, (_, index) => work(index).catch(fail));
+  return {
+    /** Stops the producers; the workers drain the backlog, then stop. */
+    async drain() {
+      producing = false;
+      await Promise.all(producers);
+      const deadline = Date.now() + 60_000;
+      while (outstanding > 0 && !failure && Date.now() < deadline) await sleep(50);
+      working = false;
+      await Promise.all(workers);
+      if (failure) throw failure;
+      if (outstanding > 0) throw new Error(`${outstanding} tasks were still queued a minute after the producers stopped`);
+    },
+    failed: () => failure,
+  };
+}
+
+/** Every task of every agent, read through the API: succeeded, leased once, nothing missing. */
+async function checkTasks(fleet: Fleet, serviceKey: string, recorder: Recorder): Promise<{ checked: number; problems: string[] }> {
+  const problems: string[] = [];
+  let checked = 0;
+  for (const agent of fleet.agents) {
+    let cursor: string | undefined;
+    do {
+      const page = await call(fleet.base, 'GET', `/api/v1/agents/${agent.id}/tasks?limit=100${cursor ? `&cursor=${cursor}` : ''}`, serviceKey);
+      expectStatus('listing tasks', page, 200);
+      const body = page.json as { data: Array<{ id: string; status: string; attempts: number }>; meta: { nextCursor?: string | null } };
+      for (const task of body.data) {
+        checked++;
+        if (task.status !== 'succeeded' || task.attempts !== 1) problems.push(`task ${task.id}: ${task.status} after ${task.attempts} attempts`);
+      }
+      cursor = body.meta.nextCursor ?? undefined;
+    } while (cursor);
+  }
+  if (checked !== recorder.queuedTotal) problems.push(`${checked} tasks stored, ${recorder.queuedTotal} queued`);
+  if (recorder.acknowledgedTotal !== recorder.queuedTotal) problems.push(`${recorder.acknowledgedTotal} successes acknowledged for ${recorder.queuedTotal} tasks`);
+  return { checked, problems: problems.slice(0, 20) };
+}
+
+async function createPgDatabase(pgUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bench_work_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new Client({ connectionString: pgUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export async function runWorkLoop(config: WorkLoopConfig, options: WorkLoopOptions, runDir: string): Promise<WorkLoopResult> {
+  const serviceKey = `bench-${randomBytes(16).toString('hex')}`;
+  const spec: AppSpec = { name: 'service', description: `work loop, ${config}`, service: config.endsWith('-2w') ? { WEB_CONCURRENCY: '2' } : {} };
+  const pg = config.startsWith('pg') ? await createPgDatabase(options.pgUrl) : undefined;
+  const app = await startApp(spec, { dir: path.join(runDir), apiKey: serviceKey, databaseUrl: pg?.url, env: { ...RAISED_LIMITS, LOG_LEVEL: 'warn' } });
+  try {
+    const fleet = await createFleet(app, options.agents, serviceKey);
+    const recorder: Recorder = { claimMs: [], completeMs: [], emptyClaims: 0, created: 0, succeeded: 0, recording: false, queuedTotal: 0, acknowledgedTotal: 0 };
+    const load = runLoad(fleet, options, recorder);
+    await sleep(options.warmupS * 1000);
+    recorder.recording = true;
+    const started = performance.now();
+    await sleep(options.durationS * 1000);
+    recorder.recording = false;
+    const seconds = (performance.now() - started) / 1000;
+    const measured = { ...recorder };
+    await load.drain();
+    const check = await checkTasks(fleet, serviceKey, recorder);
+    return {
+      config,
+      seconds,
+      createdPerSecond: measured.created / seconds,
+      succeededPerSecond: measured.succeeded / seconds,
+      claims: measured.claimMs.length + measured.emptyClaims,
+      emptyClaims: measured.emptyClaims,
+      claimP50Ms: quantile(measured.claimMs, 0.5),
+      claimP99Ms: quantile(measured.claimMs, 0.99),
+      completeP99Ms: quantile(measured.completeMs, 0.99),
+      checkedTasks: check.checked,
+      problems: check.problems,
+    };
+  } finally {
+    await stopApp(app);
+    await pg?.drop();
+  }
+}
+
+export function renderWorkLoop(results: WorkLoopResult[], options: WorkLoopOptions): string {
+  const lines = [
+    '## Work loop',
+    '',
+    `${options.workers} workers and ${options.producers} producers over HTTP (Node's fetch, keep-alive) in the bench process, ${options.agents} agent(s), one agent key each; backlog bounded at ${options.backlog} tasks; ${options.warmupS} s warm-up, ${options.durationS} s measured. A claim is \`POST /api/v1/agents/{id}/leases\` (wait_seconds 1), a completion \`PATCH .../leases/{id}\` with status succeeded.`,
+    '',
+    '| Database, processes | Created/s | Leased and succeeded/s | Claim p50 (ms) | Claim p99 (ms) | Completion p99 (ms) | Empty claims | Tasks checked | Problems |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...results.map(
+      (r) =>
+        `| ${r.config} | ${r.createdPerSecond.toFixed(0)} | ${r.succeededPerSecond.toFixed(0)} | ${r.claimP50Ms.toFixed(1)} | ${r.claimP99Ms.toFixed(1)} | ${r.completeP99Ms.toFixed(1)} | ${r.emptyClaims} | ${r.checkedTasks} | ${r.problems.length === 0 ? 'none' : r.problems.join('; ')} |`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
