@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.js';
 import { AgentFleetError } from './errors.js';
-import type { AgentFleetClient } from './index.js';
+import type { Method } from './types.js';
 import { retryAfterMs } from './transport.js';
 
 export type Task = components['schemas']['Task'];
@@ -92,7 +92,8 @@ export interface Worker {
   readonly done: Promise<void>;
 }
 
-type WorkerClient = Pick<AgentFleetClient, 'POST' | 'PATCH' | 'DELETE'>;
+/** What a worker uses of the client (`createAgentFleetClient`'s answer has it). */
+type WorkerClient = { POST: Method<'post'>; PATCH: Method<'patch'>; DELETE: Method<'delete'> };
 type Result = { data?: unknown; error?: unknown; response: Response };
 type Answer =
   | { kind: 'ok'; status: number; data: unknown }
