@@ -81,6 +81,7 @@ describe('the README and docs/', () => {
     expect(text).toContain('Node 20.19+, 22.12+ and 24');
     expect(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).engines.node).toBe('^20.19 || ^22.12 || ^24');
     expect(text).toContain('<!-- walk -->');
+    expect(text).toContain('<!-- work -->');
     for (const doc of ['operating', 'security', 'testing', 'benchmark', 'reviewing-api-changes', 'http']) expect(text).toContain(`(docs/${doc}.md)`);
   });
 
@@ -165,6 +166,17 @@ describe('the README\'s curl walk, run against the real service', () => {
     const shown = bareWords(walk.split('\n').filter((line) => line.startsWith('# ')).map((line) => line.slice(2)));
     expect(bareWords(lines)).toEqual(shown);
     expect(shown).toEqual(['running', 'running', 'succeeded', 'idle', 'succeeded']);
+  }, 90_000);
+
+  it('when the agents-at-work commands run after the walk, then the agent\'s own key queues a task, takes it under a lease, heartbeats and succeeds it, and reaches nothing else', async () => {
+    const work = markedBlock('work');
+    const { stdout, stderr } = await runBash(`${markedBlock('walk')}\n${work}`);
+    expect(stderr).toBe('');
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe('FORBIDDEN');
+    const shownWords = (block: string) => bareWords(block.split('\n').filter((line) => line.startsWith('# ')).map((line) => line.slice(2)));
+    expect(bareWords(lines)).toEqual([...shownWords(markedBlock('walk')), ...shownWords(work)]);
+    expect(shownWords(work)).toEqual(['queued', 'running', 'active', 'succeeded']);
   }, 90_000);
 
   it('when the health and metrics commands run with METRICS_TOKEN set, then readiness is ready and the scrape has request counters', async () => {
