@@ -182,6 +182,8 @@ describe('WEB_CONCURRENCY=2: two worker processes on SQLite, counters kept by th
   let port: number;
   let metricsPort: number;
   let contract: Contract;
+  /** The admin's access token, taken before the password guesses below spend this client's sign-in budget. */
+  let adminToken: string;
 
   beforeAll(async () => {
     temp = makeTempDir();
@@ -197,6 +199,8 @@ describe('WEB_CONCURRENCY=2: two worker processes on SQLite, counters kept by th
       METRICS_PORT: '0',
     }));
     metricsPort = (await server.waitForLog((line) => typeof line.metricsPort === 'number')).metricsPort as number;
+    const grant = new URLSearchParams({ grant_type: 'password', username: ADMIN.email, password: ADMIN.password }).toString();
+    adminToken = (JSON.parse((await send(port, 'POST', '/token', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: grant })).body) as { access_token: string }).access_token;
   }, 60_000);
 
   afterAll(async () => {
@@ -285,6 +289,7 @@ describe('WEB_CONCURRENCY=2: two worker processes on SQLite, counters kept by th
     const running = server as ServerProcess;
     const workers = startedWorkers(running).filter(({ pid }) => isRunning(pid));
     expect(workers).toHaveLength(2);
+    // A person's credential: the service key's budget was spent above.
     // Requests whose bodies are half sent: each worker's 100 Continue shows it holds one.
     const inFlight = Array.from({ length: 4 }, (_, i) => {
       const body = JSON.stringify({ name: `drained ${i}`, type: 'type_b' });
@@ -294,7 +299,7 @@ describe('WEB_CONCURRENCY=2: two worker processes on SQLite, counters kept by th
         method: 'POST',
         path: '/agents',
         agent: false,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'X-API-Key': API_KEY, Expect: '100-continue' },
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Authorization: `Bearer ${adminToken}`, Expect: '100-continue' },
       });
       const answer = new Promise<{ status: number; connection?: string }>((resolve, reject) => {
         req.once('response', (res) => res.resume().once('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection })));
