@@ -225,6 +225,51 @@ describeEachDatabase(
   limited(),
 );
 
+describe('a long poll', () => {
+  it('when a claim waits before it answers, then it was counted once, when it arrived, and its answer counts nothing more', async () => {
+    const database = await openTestDatabase('sqlite');
+    try {
+      const base = testConfig({ database: database.config });
+      const config = { ...base, ...limited(base) } as Config;
+      let arrived: () => void = () => undefined;
+      const waitingStarted = new Promise<void>((resolve) => (arrived = resolve));
+      let answer: () => void = () => undefined;
+      const answerable = new Promise<void>((resolve) => (answer = resolve));
+      const app = buildApp({
+        config,
+        db: database.db,
+        logger: createLogger({ logLevel: 'silent' }),
+        tokens: createTokenService(config.auth.jwt),
+        // A claim that waits until the test lets it answer, then finds nothing (a long poll that runs out: 204).
+        handlers: {
+          claimLease: async (_req, res) => {
+            arrived();
+            await answerable;
+            res.status(204).end();
+          },
+        },
+      });
+      const http = supertest(app);
+      const address = newAddress();
+      const signedUp = await http.post('/api/v1/users').set('X-Forwarded-For', address).send({ name: 'poller', email: `poller-${randomBytes(3).toString('hex')}@example.test`, password: 'long enough pw' }).expect(201);
+      const token = (await http.post('/api/auth/login').set('X-Forwarded-For', newAddress()).send({ email: signedUp.body.data.email, password: 'long enough pw' }).expect(200)).body.data.access_token as string;
+
+      const claim = http.post(`/api/v1/agents/${signedUp.body.data.id}/leases`).set('X-Forwarded-For', address).set('Authorization', `Bearer ${token}`).send({ wait_seconds: 20 }).then((res) => res);
+      await waitingStarted;
+      const during = await call(http, '/api/v1/me', address, { token });
+      expect(during.rateLimit).toMatch(remaining('api', API_MAX - 2));
+      answer();
+      const claimed = await claim;
+      expect(claimed.status).toBe(204);
+      expect(claimed.headers.ratelimit).toMatch(remaining('api', API_MAX - 1));
+      const after = await call(http, '/api/v1/me', address, { token });
+      expect(after.rateLimit).toMatch(remaining('api', API_MAX - 3));
+    } finally {
+      await database.close();
+    }
+  });
+});
+
 describe('the counter of each kind of credential', () => {
   const user = { id: '0190b3a4-0000-7000-8000-000000000001' } as User;
   const principals: Array<[string, Principal, string, string, string]> = [
