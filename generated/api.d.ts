@@ -2451,7 +2451,7 @@ export interface components {
                 };
             };
         };
-        /** @description Too many requests from this client (`rate_limit_exceeded`); retry after `Retry-After` seconds. */
+        /** @description Too many requests counted against this request's credential or client address (`rate_limit_exceeded`); retry after `Retry-After` seconds. */
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -2467,7 +2467,7 @@ export interface components {
                 };
             };
         };
-        /** @description Too many requests from this client (`RATE_LIMIT_EXCEEDED`); retry after `Retry-After` seconds. */
+        /** @description Too many requests counted against this request's credential or client address (`RATE_LIMIT_EXCEEDED`); retry after `Retry-After` seconds. */
         ApiRateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -2929,15 +2929,18 @@ export interface components {
         /** @description `private, no-cache` on authenticated reads: caches must revalidate with the ETag. */
         "Cache-Control": string;
         /**
-         * @description What is left of this client's quota in the current window (IETF draft-8 `RateLimit`:
-         *     `"api"; r=<remaining>; t=<seconds until reset>`, or `"root"; ...` outside `/api`). Sent on
-         *     every response of a limited operation, while the counter store answers (without Redis the
-         *     requests pass uncounted and unannounced).
+         * @description What is left in the current window of the budget that counted this request (IETF draft-8
+         *     `RateLimit`: `"<budget>"; r=<remaining>; t=<seconds until reset>`, the budget being `api`
+         *     or `root` for people and client addresses, `service-key` for an API key, `agent-key` for
+         *     an agent key: see `x-http-rules`). Sent on every response of a limited operation that was
+         *     counted, while the counter store answers (without Redis the requests pass uncounted and
+         *     unannounced).
          */
         RateLimit: string;
         /**
-         * @description The quota that applies (IETF draft-8 `RateLimit-Policy`: `"api"; q=<requests>; w=<window
-         *     seconds>`). Sent with `RateLimit`.
+         * @description The budget that counted this request (IETF draft-8 `RateLimit-Policy`: `"<budget>";
+         *     q=<requests>; w=<window seconds>; pk=:<partition key>:`, the budgets as in `RateLimit`,
+         *     each with its own configured size). Sent with `RateLimit`.
          */
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying (until the rate-limit window resets, or the dependency is expected back). */

@@ -141,7 +141,7 @@ export function buildApp({
     ...replacements,
   } satisfies OperationHandlers);
 
-  const limiters = createRateLimiters(config.rateLimits, metrics, logger, redis, sharedCounters);
+  const limiters = createRateLimiters({ limits: config.rateLimits, serviceKeys: config.auth.apiKeys, metrics, logger, redis, stores: sharedCounters });
   const authentication = {
     sessions,
     cookieName: config.auth.sessionCookieName,
@@ -154,7 +154,7 @@ export function buildApp({
   const validationOf = createValidation(apiDocument, { validateResponses: config.validateResponses });
   const parseBody = parseDeclaredBody(config.maxBodyBytes);
 
-  /** An operation's chain, in the order the contract is enforced: limits, credentials, input, handler. */
+  /** An operation's chain, in the order the contract is enforced: limits and credentials (one step: which counter a request spends depends on its credential), input, handler. */
   const chainOf = (operation: CompiledOperation & { route: Route }): Step[] => {
     const validation = validationOf(operation);
     const deprecation = deprecationHeadersOf(operation.operation, operation.operationId);
@@ -164,9 +164,9 @@ export function buildApp({
     // input to refuse, whatever its query string holds. The root surface refuses input with 422: its
     // 400 is only what the HTTP parser refuses, which every operation declares.
     const validates = declares(operation.route.surface === 'root' ? '422' : '400');
+    const authenticate = authenticateFor(operation.operation.security ?? defaultSecurity, authentication, operation.operation['x-agent-key-scope'] as AgentKeyScope | undefined);
     const steps: Array<Step | undefined> = [
-      isRateLimited(operation.operation) ? (operation.route.surface === 'api' ? limiters.api : limiters.root) : undefined,
-      authenticateFor(operation.operation.security ?? defaultSecurity, authentication, operation.operation['x-agent-key-scope'] as AgentKeyScope | undefined),
+      isRateLimited(operation.operation) ? limiters.guard(operation.route.surface === 'api' ? 'api' : 'root', authenticate) : authenticate,
       parseBody,
       validates ? checkQueryShape : undefined,
       validates ? refuseUnstorableText : undefined,

@@ -112,6 +112,7 @@ function serviceEnv(port: number, database: string, apiKey: string): Record<stri
     LOG_LEVEL: 'info',
     // The limiter still runs on every request; it must not answer 429 to the load itself.
     RATE_LIMIT_ROOT_MAX: '1000000',
+    RATE_LIMIT_SERVICE_KEY_MAX: '1000000',
   };
 }
 

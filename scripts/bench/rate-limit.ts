@@ -80,7 +80,8 @@ async function main(): Promise<void> {
   const library = (extra: Partial<Options>) => () =>
     rateLimit({ windowMs: 60_000, limit: 1_000_000, identifier: 'api', standardHeaders: 'draft-8', legacyHeaders: false, logger: { warn: () => undefined, error: () => undefined }, ...extra });
   const variants: Record<string, () => express.RequestHandler> = {
-    service: () => createRateLimiters(config.rateLimits, createMetrics(), createLogger({ logLevel: 'silent' })).api,
+    // Anonymous requests: counted by address, as the library's default counts every request.
+    service: () => createRateLimiters({ limits: config.rateLimits, serviceKeys: [], metrics: createMetrics(), logger: createLogger({ logLevel: 'silent' }) }).guard('api', undefined),
     'library default': library({}),
     'library, validate: false': library({ validate: false }),
   };

@@ -87,12 +87,16 @@ export interface RateLimit {
 }
 
 export interface RateLimits {
-  /** Everything under /api: the specification's 100 per 15 minutes. */
+  /** Under /api, each signed-in user and each client address (anonymous requests, refused credentials): the specification's 100 per 15 minutes. */
   api: RateLimit;
   /** Failed sign-ins at /api/auth/login: 5 an hour. */
   login: RateLimit;
-  /** The root surface (the spec sets none): generous. */
+  /** The root surface, counted as /api is (the spec sets no limit): generous. */
   root: RateLimit;
+  /** Each configured API key (API_KEYS, a fleet-wide service key) on either surface: a polling worker's budget. */
+  serviceKey: RateLimit;
+  /** Each agent key (and its client_credentials tokens) on either surface: a polling worker's budget. */
+  agentKey: RateLimit;
   /** Prefix of the counters' keys in Redis (several services may share one). */
   keyPrefix: string;
 }
@@ -211,6 +215,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       api: { windowMs: integer('RATE_LIMIT_API_WINDOW_MS', 15 * 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_API_MAX', 100, 1, 1_000_000) },
       login: { windowMs: integer('RATE_LIMIT_LOGIN_WINDOW_MS', 60 * 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_LOGIN_MAX', 5, 1, 1_000_000) },
       root: { windowMs: integer('RATE_LIMIT_ROOT_WINDOW_MS', 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_ROOT_MAX', 1000, 1, 1_000_000) },
+      serviceKey: { windowMs: integer('RATE_LIMIT_SERVICE_KEY_WINDOW_MS', 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_SERVICE_KEY_MAX', 1000, 1, 1_000_000) },
+      agentKey: { windowMs: integer('RATE_LIMIT_AGENT_KEY_WINDOW_MS', 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_AGENT_KEY_MAX', 1000, 1, 1_000_000) },
       keyPrefix: env.RATE_LIMIT_PREFIX || 'agent-fleet:rate-limit:',
     },
     redis: parseRedis(env.REDIS_URL, integer, problems),

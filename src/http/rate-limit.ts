@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { ThrottleBackend } from '../auth/sign-in-throttle';
 import type { RateLimit, RateLimits } from '../config/config';
 import { RedisUnavailableError, type RedisConnection } from '../data/redis';
-import { rateLimited } from '../errors';
+import type { Principal } from '../domain/access';
+import { AppError, rateLimited } from '../errors';
 import type { Logger } from '../logger';
 import type { Metrics } from './observability';
 
@@ -35,28 +37,52 @@ export interface SharedCounters extends RateLimitStores {
   signInThrottle: ThrottleBackend;
 }
 
+/** The surfaces with limits of their own for people and addresses: `/api` (the specification's) and the root one. */
+export type LimitedSurface = 'api' | 'root';
+
+/** A budget: the surface's own (people and addresses), or a machine credential's, whichever surface it calls. */
+export type Budget = LimitedSurface | 'service-key' | 'agent-key';
+
 export interface RateLimiters {
-  /** The specification's limit on /api. */
-  api: RequestHandler;
-  /** A generous limit on the rest (pages, documentation, /token). */
-  root: RequestHandler;
+  /**
+   * One step for the rate limit and the credential check of an operation on `surface`
+   * (`authenticate`: its credential check, none when it is open).
+   */
+  guard(surface: LimitedSurface, authenticate: RequestHandler | undefined): RequestHandler;
+}
+
+export interface RateLimiterOptions {
+  limits: RateLimits;
+  /** API_KEYS: a service key is counted under its position among them, never under its secret. */
+  serviceKeys: readonly string[];
+  metrics: Metrics;
+  logger: Logger;
+  redis?: Pick<RedisConnection, 'sendCommand'>;
+  stores?: RateLimitStores;
 }
 
 /**
- * The limiters of DESIGN section 4: `/api` (100 per 15 min) and a generous one for the root
- * surface (failed sign-ins are limited by src/auth/sign-in-throttle.ts, where they fail). Each
- * counts every request it is given: which requests those are (never the probes and /metrics) is
- * the router's choice. Counters live in Redis when a client is given, so that every instance
- * shares them; else in the cluster primary when `stores` is given, so that every worker does.
+ * The limiters of DESIGN sections 4 and 8.1. An authenticated request is counted against its
+ * credential: a person per user id against the surface's budget (`/api`: the specification's 100
+ * per 15 min; the root surface: a generous one), a service key or an agent key against its own
+ * budget on either surface. Anonymous requests, every request to an open operation (sign-in and
+ * /token among them) and refused credentials are counted against the client address, on the
+ * surface's budget. Failed sign-ins are limited as well by src/auth/sign-in-throttle.ts, where
+ * they fail. Each request is counted once, when it arrives: a long poll is one request however
+ * long it waits. Which operations are limited (never the probes and /metrics) is the router's
+ * choice. Counters live in Redis when a client is given, so that every instance shares them; else
+ * in the cluster primary when `stores` is given, so that every worker does.
  */
-export function createRateLimiters(
-  limits: RateLimits,
-  metrics: Metrics,
-  logger: Logger,
-  redis?: Pick<RedisConnection, 'sendCommand'>,
-  stores?: RateLimitStores,
-): RateLimiters {
-  const keyOf = createClientKeys(logger);
+export function createRateLimiters({ limits, serviceKeys, metrics, logger, redis, stores }: RateLimiterOptions): RateLimiters {
+  const addressKeyOf = createClientKeys(logger);
+  const serviceKeyNumbers = new Map(serviceKeys.map((key, index) => [digestOf(key), index + 1]));
+  // Only ever asked of a request whose X-API-Key was accepted as a service key.
+  const serviceKeyNumberOf = (req: Request) => serviceKeyNumbers.get(digestOf(req.get('x-api-key') ?? '')) ?? 0;
+  const keyOf = (req: Request) => (req.principal ? counterKeyOf(req.principal, () => serviceKeyNumberOf(req)) : addressKeyOf(req));
+  const logStoreError = (error: unknown, message: string) => {
+    // Redis being unavailable is logged once, by its circuit breaker, not per request.
+    if (!(error instanceof RedisUnavailableError)) logger.error({ err: error }, message);
+  };
   const storeFor = (name: string): Store | undefined => {
     if (redis) {
       return new RecoveringRedisStore({
@@ -66,7 +92,7 @@ export function createRateLimiters(
     }
     return stores?.rateLimitStore(name);
   };
-  const limiter = (name: string, limit: RateLimit): RequestHandler =>
+  const limiter = (name: Budget, limit: RateLimit): RateLimitRequestHandler =>
     rateLimit({
       windowMs: limit.windowMs,
       limit: limit.max,
@@ -80,21 +106,98 @@ export function createRateLimiters(
       // An unreachable Redis (or a cluster primary that does not answer) must not take the API
       // down: requests pass (Redis's circuit breaker logs the outage).
       passOnStoreError: true,
-      // Its configuration warnings and store errors go to our log, but not Redis being
-      // unavailable: the circuit breaker logs that once, not per request.
       logger: {
         warn: (error, message) => logger.warn({ err: error }, message ?? 'rate limiter warning'),
-        error: (error, message) => {
-          if (!(error instanceof RedisUnavailableError)) logger.error({ err: error }, message ?? 'rate limiter error');
-        },
+        error: (error, message) => logStoreError(error, message ?? 'rate limiter error'),
       },
       handler: (_req, res, next) => {
         metrics.rateLimitHits.inc({ limiter: name });
         next(rateLimited(Number(res.getHeader('Retry-After')) || Math.ceil(limit.windowMs / 1000)));
       },
     });
-  return { api: limiter('api', limits.api), root: limiter('root', limits.root) };
+  const limiters: Record<Budget, RateLimitRequestHandler> = {
+    api: limiter('api', limits.api),
+    root: limiter('root', limits.root),
+    'service-key': limiter('service-key', limits.serviceKey),
+    'agent-key': limiter('agent-key', limits.agentKey),
+  };
+
+  /** Whether the address has spent its budget: read, not counted (a store that does not answer admits it). */
+  const spent = async (surface: LimitedSurface, req: Request): Promise<boolean> => {
+    try {
+      const count = await limiters[surface].getKey(addressKeyOf(req));
+      return count !== undefined && count.totalHits >= limits[surface].max;
+    } catch (error) {
+      logStoreError(error, 'rate limiter: the address count could not be read; the credential is checked without it');
+      return false;
+    }
+  };
+
+  const guard = (surface: LimitedSurface, authenticate: RequestHandler | undefined): RequestHandler => {
+    const byAddress = limiters[surface];
+    if (!authenticate) return byAddress;
+    const authenticateAndCount: RequestHandler = (req, res, next) =>
+      authenticate(req, res, (error?: unknown) => {
+        if (req.principal) return limiters[budgetOf(surface, req.principal)](req, res, (refused?: unknown) => next(refused ?? error));
+        // Invented credentials are counted against the address: none brings a fresh budget.
+        if (error === undefined || isRefusedCredential(error)) return byAddress(req, res, (refused?: unknown) => next(refused ?? error));
+        next(error);
+      });
+    return async (req, res, next) => {
+      // Counted against the address before anything else when there is nothing to check (an
+      // anonymous flood), and when the address has spent its budget on anonymous requests and
+      // refused credentials: then it is refused before any credential costs work to check.
+      if (!carriesCredential(req) || (await spent(surface, req))) {
+        return byAddress(req, res, (error?: unknown) => (error ? next(error) : authenticate(req, res, next)));
+      }
+      return authenticateAndCount(req, res, next);
+    };
+  };
+  return { guard };
 }
+
+/**
+ * The counter of an authenticated request, whatever surface it calls: a person's is their user id
+ * (whatever session or token they use), a service key's its position in API_KEYS, an agent key's
+ * its id (its client_credentials tokens included). Never a secret: these are keys in Redis.
+ */
+export function counterKeyOf(principal: Principal, serviceKeyNumber: () => number): string {
+  switch (principal.kind) {
+    case 'user':
+      return `user:${principal.user.id}`;
+    case 'service':
+      return `service-key:${serviceKeyNumber()}`;
+    case 'agent':
+      return `agent-key:${principal.keyId}`;
+  }
+}
+
+/** The budget of an authenticated request on `surface`: people keep the surface's, machine credentials have their own. */
+export function budgetOf(surface: LimitedSurface, principal: Principal): Budget {
+  switch (principal.kind) {
+    case 'user':
+      return surface;
+    case 'service':
+      return 'service-key';
+    case 'agent':
+      return 'agent-key';
+  }
+}
+
+/**
+ * Whether a request presents something to authenticate (what authenticate.ts reads). A request
+ * that does not is anonymous: whatever its operation answers, it is counted against its address.
+ */
+function carriesCredential(req: Request): boolean {
+  return req.headers.authorization !== undefined || req.headers['x-api-key'] !== undefined || req.headers.cookie !== undefined;
+}
+
+/** A credential the check refused (401, 403), as opposed to a failure to check it (a database outage: 503). */
+function isRefusedCredential(error: unknown): boolean {
+  return error instanceof AppError && (error.code === 'unauthorized' || error.code === 'forbidden');
+}
+
+const digestOf = (value: string) => createHash('sha256').update(value, 'utf8').digest('base64');
 
 /** Enough for the addresses of every client active at once, and a bounded amount of memory. */
 const CACHED_IPV6_KEYS = 10_000;

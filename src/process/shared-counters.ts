@@ -1,4 +1,4 @@
-import { MemoryStore, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
+import { MemoryStore, type ClientRateLimitInfo, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
 import { createMemoryThrottleBackend, signInThrottleLimits, type SignInOutcome, type ThrottleBackend } from '../auth/sign-in-throttle';
 import { answerIpc, createIpcCaller, type IpcLink } from './cluster-ipc';
 import type { Config } from '../config/config';
@@ -25,7 +25,7 @@ const SIGN_IN_CHANNEL = 'agent-fleet:sign-in-throttle';
  */
 const PRIMARY_TIMEOUT_MS = 1000;
 
-type RateLimitRequest = { op: 'increment' | 'decrement' | 'resetKey'; limiter: string; windowMs: number; key: string };
+type RateLimitRequest = { op: 'increment' | 'get' | 'decrement' | 'resetKey'; limiter: string; windowMs: number; key: string };
 type RateLimitAnswer = { totalHits: number; resetTime?: number } | null;
 
 type ThrottleRequest =
@@ -50,6 +50,12 @@ class PrimaryStore implements Store {
     const answer = await this.call({ op: 'increment', limiter: this.prefix, windowMs: this.windowMs, key });
     if (!answer) throw new Error('rate limit: the primary sent no count');
     return { totalHits: answer.totalHits, resetTime: answer.resetTime === undefined ? undefined : new Date(answer.resetTime) };
+  }
+
+  /** The count without counting (whether an address has spent its budget before its credential is checked). */
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    const answer = await this.call({ op: 'get', limiter: this.prefix, windowMs: this.windowMs, key });
+    return answer ? { totalHits: answer.totalHits, resetTime: answer.resetTime === undefined ? undefined : new Date(answer.resetTime) } : undefined;
   }
 
   async decrement(key: string): Promise<void> {
@@ -121,6 +127,10 @@ export function keepSharedCounters(config: Pick<Config, 'rateLimits' | 'auth'>):
       if (op === 'increment') {
         const { totalHits, resetTime } = await store.increment(key);
         return { totalHits, resetTime: resetTime?.getTime() };
+      }
+      if (op === 'get') {
+        const count = await store.get(key);
+        return count ? { totalHits: count.totalHits, resetTime: count.resetTime?.getTime() } : null;
       }
       if (op === 'decrement') await store.decrement(key);
       else if (op === 'resetKey') await store.resetKey(key);

@@ -46,7 +46,7 @@ describe('a real service process whose Redis dies, freezes and comes back', () =
     temp.remove();
   });
 
-  /** SAMPLES sequential GET /agents (counted in Redis by the root limiter): every status, and the latency. */
+  /** SAMPLES sequential GET /agents with the service key (counted in Redis by its limiter): every status, and the latency. */
   async function measure(): Promise<{ statuses: Set<number>; latency: Latency }> {
     const statuses = new Set<number>();
     const samples: number[] = [];
@@ -76,9 +76,9 @@ describe('a real service process whose Redis dies, freezes and comes back', () =
     await redis.start();
     await waitUntil('readiness to say ready', async () => (await readiness()).status === 'ready');
     expect(stateLines()).toEqual(['redis unavailable', 'redis available again']);
-    const keysBack = await redis.keys('agent-fleet:rate-limit:root:*');
+    const keysBack = await redis.keys('agent-fleet:rate-limit:service-key:*');
     await measure();
-    expect((await redis.keys('agent-fleet:rate-limit:root:*')).length).toBeGreaterThanOrEqual(Math.max(1, keysBack.length));
+    expect((await redis.keys('agent-fleet:rate-limit:service-key:*')).length).toBeGreaterThanOrEqual(Math.max(1, keysBack.length));
 
     redis.freeze();
     const frozen = await measure();

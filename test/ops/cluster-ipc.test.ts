@@ -51,6 +51,19 @@ describe('requests over the IPC channel of a cluster (a real child process at th
     expect(counts.every((count) => (count.resetTime?.getTime() ?? 0) > Date.now())).toBe(true);
   });
 
+  it('when a count is read through the primary, then every process reads the same count, and reading counts nothing', async () => {
+    const first = connectSharedCounters(peer as IpcLink).rateLimitStore('root');
+    const second = connectSharedCounters(peer as IpcLink).rateLimitStore('root');
+    for (const store of [first, second]) store.init?.({ windowMs: 60_000 } as Options);
+    expect(await second.get?.('203.0.113.10')).toBeUndefined();
+    for (let i = 0; i < 3; i++) await first.increment('203.0.113.10');
+    const read = await second.get?.('203.0.113.10');
+    expect(read?.totalHits).toBe(3);
+    expect(read?.resetTime?.getTime()).toBeGreaterThan(Date.now());
+    expect((await second.get?.('203.0.113.10'))?.totalHits).toBe(3);
+    expect((await second.increment('203.0.113.10')).totalHits).toBe(4);
+  });
+
   it('when sign-in failures are counted through the primary, then its budget holds for every process asking', async () => {
     const { signInThrottle } = connectSharedCounters(peer as IpcLink);
     const now = Date.now();

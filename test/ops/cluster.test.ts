@@ -14,7 +14,7 @@ import { REDIS_TEST_URL } from '../support/services';
 
 const API_KEY = 'ops-cluster-key-0123456789abcdef';
 const ADMIN = { email: 'admin@example.com', password: 'correct horse battery staple' };
-const API_MAX = 10;
+const KEY_MAX = 10;
 const LOGIN_MAX = 3;
 
 interface Answer {
@@ -88,11 +88,12 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 }
 
 /**
- * More than the limit of GET /api/v1/agents, a few at a time, each on a new connection: exactly
- * API_MAX are served, the rest answer 429 as api.yaml declares, and both workers answered some.
+ * More than the service key's limit of GET /api/v1/agents, a few at a time, each on a new
+ * connection: exactly KEY_MAX are served, the rest answer 429 as api.yaml declares, and both
+ * workers answered some. Each request also reads its address's count (the key's budget is its own).
  */
-async function spendApiBudget(server: ServerProcess, port: number, contract: Contract, tag: string): Promise<void> {
-  const total = API_MAX + 8;
+async function spendServiceKeyBudget(server: ServerProcess, port: number, contract: Contract, tag: string): Promise<void> {
+  const total = KEY_MAX + 8;
   const answers: Array<Answer & { id: string }> = [];
   for (let batch = 0; batch < total; batch += 6) {
     const ids = Array.from({ length: Math.min(6, total - batch) }, (_, i) => `${tag}-${batch + i}`);
@@ -100,7 +101,7 @@ async function spendApiBudget(server: ServerProcess, port: number, contract: Con
   }
   const statuses: Record<number, number> = {};
   for (const answer of answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-  expect(statuses).toEqual({ 200: API_MAX, 429: total - API_MAX });
+  expect(statuses).toEqual({ 200: KEY_MAX, 429: total - KEY_MAX });
   const refused = answers.filter((answer) => answer.status === 429);
   for (const answer of refused) {
     expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
@@ -181,13 +182,15 @@ describe('WEB_CONCURRENCY=2: two worker processes on SQLite, counters kept by th
   let port: number;
   let metricsPort: number;
   let contract: Contract;
+  /** The admin's access token, taken before the password guesses below spend this client's sign-in budget. */
+  let adminToken: string;
 
   beforeAll(async () => {
     temp = makeTempDir();
     contract = await loadContract();
     ({ server, port } = await startCluster({
       DATABASE_URL: `sqlite:${path.join(temp.dir, 'fleet.sqlite')}`,
-      RATE_LIMIT_API_MAX: String(API_MAX),
+      RATE_LIMIT_SERVICE_KEY_MAX: String(KEY_MAX),
       RATE_LIMIT_LOGIN_MAX: String(LOGIN_MAX),
       // The per-client budget is the one under test: the account's own back-off stays out of the way.
       LOGIN_ACCOUNT_FREE_FAILURES: '100',
@@ -196,6 +199,8 @@ describe('WEB_CONCURRENCY=2: two worker processes on SQLite, counters kept by th
       METRICS_PORT: '0',
     }));
     metricsPort = (await server.waitForLog((line) => typeof line.metricsPort === 'number')).metricsPort as number;
+    const grant = new URLSearchParams({ grant_type: 'password', username: ADMIN.email, password: ADMIN.password }).toString();
+    adminToken = (JSON.parse((await send(port, 'POST', '/token', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: grant })).body) as { access_token: string }).access_token;
   }, 60_000);
 
   afterAll(async () => {
@@ -239,17 +244,17 @@ describe('WEB_CONCURRENCY=2: two worker processes on SQLite, counters kept by th
     expect(JSON.parse(listed.body) as unknown[]).toHaveLength(ids.length);
   });
 
-  it('when more requests than RATE_LIMIT_API_MAX arrive over new connections, then both workers serve and exactly the limit succeeds: the rest are 429 with the declared body', async () => {
-    await spendApiBudget(server as ServerProcess, port, contract, 'primary-counted');
+  it('when more requests than RATE_LIMIT_SERVICE_KEY_MAX arrive over new connections, then both workers serve and exactly the limit succeeds: the rest are 429 with the declared body', async () => {
+    await spendServiceKeyBudget(server as ServerProcess, port, contract, 'primary-counted');
   });
 
   it('when the metrics listener is scraped, then it serves the sum of both workers\' samples', async () => {
     const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(sample(text, 'http_requests_total', { route: '/api/v1/agents', status: '200' })).toBe(API_MAX);
+    expect(sample(text, 'http_requests_total', { route: '/api/v1/agents', status: '200' })).toBe(KEY_MAX);
     expect(sample(text, 'http_requests_total', { route: '/api/v1/agents', status: '429' })).toBe(8);
-    expect(sample(text, 'rate_limit_hits_total', { limiter: 'api' })).toBe(8);
+    expect(sample(text, 'rate_limit_hits_total', { limiter: 'service-key' })).toBe(8);
   });
 
   it('when one client guesses passwords through both workers, then only RATE_LIMIT_LOGIN_MAX guesses are checked in all: the rest are 429', async () => {
@@ -284,6 +289,7 @@ describe('WEB_CONCURRENCY=2: two worker processes on SQLite, counters kept by th
     const running = server as ServerProcess;
     const workers = startedWorkers(running).filter(({ pid }) => isRunning(pid));
     expect(workers).toHaveLength(2);
+    // A person's credential: the service key's budget was spent above.
     // Requests whose bodies are half sent: each worker's 100 Continue shows it holds one.
     const inFlight = Array.from({ length: 4 }, (_, i) => {
       const body = JSON.stringify({ name: `drained ${i}`, type: 'type_b' });
@@ -293,7 +299,7 @@ describe('WEB_CONCURRENCY=2: two worker processes on SQLite, counters kept by th
         method: 'POST',
         path: '/agents',
         agent: false,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'X-API-Key': API_KEY, Expect: '100-continue' },
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Authorization: `Bearer ${adminToken}`, Expect: '100-continue' },
       });
       const answer = new Promise<{ status: number; connection?: string }>((resolve, reject) => {
         req.once('response', (res) => res.resume().once('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection })));
@@ -371,7 +377,7 @@ describeWithRedis('WEB_CONCURRENCY=2 with REDIS_URL: the workers count in the sh
       // The suites share two cores: a loaded machine must not make Redis look slow (requests would pass uncounted).
       REDIS_COMMAND_TIMEOUT_MS: '2000',
       RATE_LIMIT_PREFIX: prefix,
-      RATE_LIMIT_API_MAX: String(API_MAX),
+      RATE_LIMIT_SERVICE_KEY_MAX: String(KEY_MAX),
       METRICS_PORT: '0',
     }));
   }, 60_000);
@@ -388,12 +394,12 @@ describeWithRedis('WEB_CONCURRENCY=2 with REDIS_URL: the workers count in the sh
     await redis.close();
   });
 
-  it('when more requests than RATE_LIMIT_API_MAX arrive over new connections, then both workers serve and exactly the limit succeeds, counted under the prefix in Redis', async () => {
-    await spendApiBudget(server as ServerProcess, port, contract, 'redis-counted');
+  it('when more requests than RATE_LIMIT_SERVICE_KEY_MAX arrive over new connections, then both workers serve and exactly the limit succeeds, counted under the prefix in Redis', async () => {
+    await spendServiceKeyBudget(server as ServerProcess, port, contract, 'redis-counted');
     const redis = createClient({ url: REDIS_TEST_URL });
     await redis.connect();
     try {
-      expect(await redis.keys(`${prefix}api:*`)).toHaveLength(1);
+      expect(await redis.keys(`${prefix}service-key:*`)).toHaveLength(1);
     } finally {
       await redis.close();
     }

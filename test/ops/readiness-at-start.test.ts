@@ -103,11 +103,11 @@ describe('readiness while the service starts (the real server process)', () => {
 
       const listed = await fetch(`http://127.0.0.1:${port}/agents?limit=1`, { headers: { 'X-API-Key': API_KEY } });
       expect(listed.status).toBe(200);
-      expect(listed.headers.get('ratelimit')).toMatch(/^"root"; r=\d+; t=\d+$/);
+      expect(listed.headers.get('ratelimit')).toMatch(/^"service-key"; r=\d+; t=\d+$/);
       const redis = createClient({ url: REDIS_TEST_URL });
       await redis.connect();
       try {
-        expect(await redis.keys(`${prefix}root:*`)).toHaveLength(1);
+        expect(await redis.keys(`${prefix}service-key:*`)).toHaveLength(1);
       } finally {
         await redis.close();
       }

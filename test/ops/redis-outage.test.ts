@@ -44,7 +44,7 @@ async function serve(database: TestDatabase, privateRedis: PrivateRedis): Promis
   };
 }
 
-/** GET /agents (the root limiter counts it in Redis): its status and how long it took. */
+/** GET /agents with the service key (its limiter counts it in Redis, after reading the address's count there): its status and how long it took. */
 async function timedList(base: string): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   const res = await fetch(`${base}/agents?limit=1`, { headers: { 'X-API-Key': TEST_API_KEY } });
@@ -82,7 +82,7 @@ describeWithRedis('a Redis that dies, freezes or starts late (a private redis-se
   it('when Redis is killed, then requests pass within the deadline, the circuit opens once, readiness says degraded, failures are counted, and when Redis returns shared counting resumes without a restart', async () => {
     running = await serve(database, privateRedis);
     expect((await timedList(running.base)).status).toBe(200);
-    expect(await privateRedis.keys('agent-fleet:rate-limit:root:*')).toHaveLength(1);
+    expect(await privateRedis.keys('agent-fleet:rate-limit:service-key:*')).toHaveLength(1);
 
     await privateRedis.kill();
     const during = [];
@@ -105,7 +105,7 @@ describeWithRedis('a Redis that dies, freezes or starts late (a private redis-se
     expect(await metricValue(running.metrics, 'dependency_up', { dependency: 'redis' })).toBe(1);
     // The restarted server is empty: a count in it proves the limiter uses Redis again.
     expect((await timedList(running.base)).status).toBe(200);
-    expect(await privateRedis.keys('agent-fleet:rate-limit:root:*')).toHaveLength(1);
+    expect(await privateRedis.keys('agent-fleet:rate-limit:service-key:*')).toHaveLength(1);
   });
 
   it('when Redis freezes (SIGSTOP), then no request waits for it longer than the deadline allows, and when it thaws the circuit closes again', async () => {
@@ -137,6 +137,6 @@ describeWithRedis('a Redis that dies, freezes or starts late (a private redis-se
     await waitUntil('the circuit to close', async () => running?.redis.available() === true, 5000);
     // rate-limit-redis's first SCRIPT LOAD failed at start: the count must still land.
     expect((await timedList(running.base)).status).toBe(200);
-    expect(await privateRedis.keys('agent-fleet:rate-limit:root:*')).toHaveLength(1);
+    expect(await privateRedis.keys('agent-fleet:rate-limit:service-key:*')).toHaveLength(1);
   });
 });

@@ -89,6 +89,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       RATE_LIMIT_API_MAX: '1000000',
       RATE_LIMIT_LOGIN_MAX: '1000000',
       RATE_LIMIT_ROOT_MAX: '1000000',
+      RATE_LIMIT_SERVICE_KEY_MAX: '1000000',
+      RATE_LIMIT_AGENT_KEY_MAX: '1000000',
     }),
     ...overrides,
   };

@@ -71,7 +71,7 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
   return { child, logs, stdout: () => out, stderr: () => err, exited, waitForLog };
 }
 
-/** A service process's environment for tests: port 0 on loopback, one API key, a fixed JWT secret, and no root rate limit to speak of (the suites load it hard). */
+/** A service process's environment for tests: port 0 on loopback, one API key, a fixed JWT secret, and no root or machine-key rate limit to speak of (the suites load them hard). */
 export function serviceEnv(apiKey: string, overrides: Record<string, string> = {}): Record<string, string> {
   return {
     NODE_ENV: 'test',
@@ -81,6 +81,8 @@ export function serviceEnv(apiKey: string, overrides: Record<string, string> = {
     API_KEYS: apiKey,
     JWT_SECRET: 'service-process-jwt-secret-at-least-32-bytes-long',
     RATE_LIMIT_ROOT_MAX: '1000000',
+    RATE_LIMIT_SERVICE_KEY_MAX: '1000000',
+    RATE_LIMIT_AGENT_KEY_MAX: '1000000',
     ...overrides,
   };
 }
