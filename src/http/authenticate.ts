@@ -47,8 +47,9 @@ export function authenticateFor(requirements: readonly SecurityRequirement[], op
   return async (req, _res, next) => {
     try {
       const principal = await identify(req, schemes, options, trusted);
-      if (principal.kind === 'agent') admitAgent(principal, (req.params as Record<string, string | undefined>).agent_id);
+      // Set before the gate: a valid key refused here (a scope it lacks) is counted against itself.
       req.principal = principal;
+      if (principal.kind === 'agent') admitAgent(principal, (req.params as Record<string, string | undefined>).agent_id);
       next();
     } catch (error) {
       next(error);

@@ -122,35 +122,20 @@ export function createRateLimiters({ limits, serviceKeys, metrics, logger, redis
     'agent-key': limiter('agent-key', limits.agentKey),
   };
 
-  /** Whether the address has spent its budget: read, not counted (a store that does not answer admits it). */
-  const spent = async (surface: LimitedSurface, req: Request): Promise<boolean> => {
-    try {
-      const count = await limiters[surface].getKey(addressKeyOf(req));
-      return count !== undefined && count.totalHits >= limits[surface].max;
-    } catch (error) {
-      logStoreError(error, 'rate limiter: the address count could not be read; the credential is checked without it');
-      return false;
-    }
-  };
-
   const guard = (surface: LimitedSurface, authenticate: RequestHandler | undefined): RequestHandler => {
     const byAddress = limiters[surface];
     if (!authenticate) return byAddress;
-    const authenticateAndCount: RequestHandler = (req, res, next) =>
+    return (req, res, next) => {
+      // Nothing to check (an anonymous flood): counted against the address before anything else.
+      if (!carriesCredential(req)) return byAddress(req, res, (error?: unknown) => (error ? next(error) : authenticate(req, res, next)));
+      // A credential is checked first, so that what it is decides the counter: an accepted one is
+      // never refused because others behind its address (a NAT) spent the address's budget, and an
+      // invented one brings no fresh budget but spends the address's.
       authenticate(req, res, (error?: unknown) => {
         if (req.principal) return limiters[budgetOf(surface, req.principal)](req, res, (refused?: unknown) => next(refused ?? error));
-        // Invented credentials are counted against the address: none brings a fresh budget.
         if (error === undefined || isRefusedCredential(error)) return byAddress(req, res, (refused?: unknown) => next(refused ?? error));
         next(error);
       });
-    return async (req, res, next) => {
-      // Counted against the address before anything else when there is nothing to check (an
-      // anonymous flood), and when the address has spent its budget on anonymous requests and
-      // refused credentials: then it is refused before any credential costs work to check.
-      if (!carriesCredential(req) || (await spent(surface, req))) {
-        return byAddress(req, res, (error?: unknown) => (error ? next(error) : authenticate(req, res, next)));
-      }
-      return authenticateAndCount(req, res, next);
     };
   };
   return { guard };

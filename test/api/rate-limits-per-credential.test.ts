@@ -138,6 +138,36 @@ describeEachDatabase(
       expect(get().logs.text()).not.toContain(TEST_API_KEY);
     });
 
+    it('when an agent key calls from many addresses, then it has its own budget and counter on either surface, a scope it lacks is counted against it, and another key of the same agent counts apart', async () => {
+      const asService = (path: string, body: object) => http().post(path).set('X-Forwarded-For', newAddress()).set('X-API-Key', SECOND_API_KEY).send(body).expect(201);
+      const agent = (await asService('/api/v1/agents', { name: 'counted', type: 'type_a' })).body.data as { id: string };
+      const keyOf = async (scopes: string[]) => ({ apiKey: (await asService(`/api/v1/agents/${agent.id}/keys`, { name: 'worker', scopes })).body.data.secret as string });
+      const [reader, other] = [await keyOf(['tasks:read']), await keyOf(['tasks:read'])];
+      let address = newAddress();
+      for (let i = 0; i < AGENT_KEY_MAX - 1; i++) {
+        address = newAddress();
+        const ok = await call(http(), i % 2 === 0 ? `/api/v1/agents/${agent.id}` : `/agents/${agent.id}`, address, reader);
+        expect(ok.status).toBe(200);
+        expect(ok.policy).toMatch(policy('agent-key', AGENT_KEY_MAX, KEY_WINDOW_MS));
+        expect(ok.rateLimit).toMatch(remaining('agent-key', AGENT_KEY_MAX - 1 - i));
+      }
+      // Queueing needs tasks:write: refused, and counted against the key, not the address.
+      const lacking = await call(http(), `/api/v1/agents/${agent.id}/tasks`, address, reader, 'post');
+      expect(lacking.status).toBe(403);
+      expect(lacking.rateLimit).toMatch(remaining('agent-key', 0));
+      const refused = await call(http(), `/api/v1/agents/${agent.id}`, newAddress(), reader);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ error: { code: 'RATE_LIMIT_EXCEEDED' } });
+      expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+      expect(refused.policy).toMatch(policy('agent-key', AGENT_KEY_MAX, KEY_WINDOW_MS));
+
+      const second = await call(http(), `/api/v1/agents/${agent.id}`, address, other);
+      expect(second.status).toBe(200);
+      expect(second.rateLimit).toMatch(remaining('agent-key', AGENT_KEY_MAX - 1));
+      expect((await call(http(), '/api/v1/agents', address)).rateLimit).toMatch(remaining('api', API_MAX - 1));
+      expect(get().logs.text()).not.toContain(reader.apiKey);
+    });
+
     it('when anonymous requests arrive, then they are counted by address on the surface\'s budget, open operations included', async () => {
       const [address, elsewhere] = [newAddress(), newAddress()];
       const statuses: number[] = [];
@@ -160,7 +190,7 @@ describeEachDatabase(
       expect(root.rateLimit).toMatch(remaining('root', ROOT_MAX - 1));
     });
 
-    it('when credentials are refused, then each counts against the address, and an address that spent its budget is refused before any credential is checked', async () => {
+    it('when credentials are refused, then each counts against the address until it is spent, and a good credential from that address still has its own budget', async () => {
       const [address, elsewhere] = [newAddress(), newAddress()];
       const user = await get().signUp();
       const invented = [
@@ -179,15 +209,16 @@ describeEachDatabase(
       const another = await call(http(), '/api/v1/me', address, { token: randomBytes(24).toString('base64url') });
       expect(another.status).toBe(429);
       expect(another.rateLimit).toMatch(remaining('api', 0));
-      // A good credential from the spent address is refused as well: it is not checked.
+      expect(Number(another.retryAfter)).toBeGreaterThan(0);
+      // A good credential behind the spent address (a NAT with one misconfigured worker) is not
+      // refused for it: the refusals spent the address's budget, not the user's.
       const good = await call(http(), '/api/v1/me', address, { token: user.token });
-      expect(good.status).toBe(429);
-      expect(good.rateLimit).toMatch(remaining('api', 0));
-      expect(Number(good.retryAfter)).toBeGreaterThan(0);
-      // Elsewhere the same user has their whole budget: the refusals spent the address's, not theirs.
+      expect(good.status).toBe(200);
+      expect(good.rateLimit).toMatch(remaining('api', API_MAX - 1));
+      // And the same user elsewhere shares that one budget.
       const ok = await call(http(), '/api/v1/me', elsewhere, { token: user.token });
       expect(ok.status).toBe(200);
-      expect(ok.rateLimit).toMatch(remaining('api', API_MAX - 1));
+      expect(ok.rateLimit).toMatch(remaining('api', API_MAX - 2));
       // The root surface's address budget is untouched by /api's refusals.
       expect((await call(http(), '/agents', address, { apiKey: TEST_API_KEY.replace(/.$/, '!') })).rateLimit).toMatch(remaining('root', ROOT_MAX - 1));
     });
@@ -338,7 +369,9 @@ describeWithRedis('rate limits per credential, with Redis', () => {
       const refusals = [];
       for (let i = 0; i < API_MAX - 1; i++) refusals.push((await call(i % 2 === 0 ? one : two, '/api/v1/me', address, { apiKey: `invented-${i}-0123456789abcdef` })).status);
       expect(refusals).toEqual(Array(API_MAX - 1).fill(403));
-      expect((await call(one, '/api/v1/me', address, { apiKey: TEST_API_KEY })).status).toBe(429);
+      const spent = await call(one, '/api/v1/me', address, { apiKey: `invented-spent-0123456789abcdef` });
+      expect(spent.status).toBe(429);
+      expect(spent.rateLimit).toMatch(remaining('api', 0));
 
       const keys = await inspect.keys(`${prefix}*`);
       // The sign-in throttle's own keys (`sign-in:`) are src/auth/sign-in-throttle.ts's.
