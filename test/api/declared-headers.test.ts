@@ -103,6 +103,11 @@ const RECIPES: Record<string, Recipe> = {
   'POST /api/v1/agents/{agent_id}/keys 201': (c) => c.call('POST', `/api/v1/agents/${c.ids.v1Agent}/keys`, { body: { name: 'headers' } }),
   'GET /api/v1/agents/{agent_id}/keys/{key_id} 200': async (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/keys/${await newKey(c)}`),
   'DELETE /api/v1/agents/{agent_id}/keys/{key_id} 204': async (c) => c.call('DELETE', `/api/v1/agents/${c.ids.v1Agent}/keys/${await newKey(c)}`),
+  'POST /api/v1/agents/{agent_id}/leases 201': async (c) => c.call('POST', `/api/v1/agents/${await agentWithTask(c)}/leases`, { body: {} }),
+  'POST /api/v1/agents/{agent_id}/leases 204': async (c) => c.call('POST', `/api/v1/agents/${await created(c, '/agents')}/leases`, { body: { wait_seconds: 0 } }),
+  'GET /api/v1/agents/{agent_id}/leases/{lease_id} 200': async (c) => c.call('GET', await newLease(c)),
+  'PATCH /api/v1/agents/{agent_id}/leases/{lease_id} 200': async (c) => c.call('PATCH', await newLease(c), { body: { progress: { percent: 10 } } }),
+  'DELETE /api/v1/agents/{agent_id}/leases/{lease_id} 204': async (c) => c.call('DELETE', await newLease(c)),
   'GET /api/v1/me 200': (c) => c.call('GET', '/api/v1/me'),
   'GET /api/v1/me 304': (c) => c.revalidate('/api/v1/me'),
   'POST /api/auth/login 200': (c) => c.call('POST', '/api/auth/login', { as: null, body: { email: c.owner.user.email, password: c.owner.password } }),
@@ -148,6 +153,21 @@ async function newKey(c: Context): Promise<string> {
   const res = await c.call('POST', `/api/v1/agents/${c.ids.v1Agent}/keys`, { body: { name: 'headers' } });
   if (res.status !== 201) throw new Error(`creating a key answered ${res.status}`);
   return ((await res.json()) as { data: { id: string } }).data.id;
+}
+
+/** A new agent with one queued task: its id. */
+async function agentWithTask(c: Context): Promise<string> {
+  const agent = await created(c, '/agents');
+  await created(c, `/agents/${agent}/tasks`, { title: 'leased' });
+  return agent;
+}
+
+/** The path of a new active lease (Location of its claim). */
+async function newLease(c: Context): Promise<string> {
+  const res = await c.call('POST', `/api/v1/agents/${await agentWithTask(c)}/leases`, { body: {} });
+  const location = res.headers.get('location');
+  if (res.status !== 201 || !location) throw new Error(`claiming answered ${res.status}`);
+  return location;
 }
 
 const SESSION = 'agent_fleet_session';

@@ -182,7 +182,8 @@ describe('the client package, installed from its tarball into a project of its o
     beforeAll(async () => {
       if (!reachable) return;
       service = await startTestApp(kind);
-      limited = await startTestApp(kind, { rateLimits: { ...testConfig().rateLimits, api: { windowMs: 1000, max: 2 } } });
+      // The consumer calls with the service key: its budget is the one made small.
+      limited = await startTestApp(kind, { rateLimits: { ...testConfig().rateLimits, serviceKey: { windowMs: 1000, max: 2 } } });
       env = { BASE_URL: await service.listen(), LIMITED_URL: await limited.listen(), API_KEY: TEST_API_KEY };
     }, 120_000);
     afterAll(async () => {
