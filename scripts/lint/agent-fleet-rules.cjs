@@ -344,6 +344,36 @@ function ErrorResponseSchema() {
   });
 }
 
+/**
+ * `agent-key-scope`: an operation open to agent keys (`x-agent-key-scope`) names a scope that
+ * `AgentKeyScope` declares, acts on one agent (its path has `{agent_id}`, which the key must be),
+ * and declares the 403 (a scope the key lacks) and 404 (another agent) its gate answers.
+ */
+function AgentKeyScope() {
+  let scopes = [];
+  const visitor = operationVisitor((operation, { path, method, location, ctx }) => {
+    const scope = operation['x-agent-key-scope'];
+    if (scope === undefined) return;
+    const where = `${method.toUpperCase()} ${path}`;
+    const report = (message) => ctx.report({ message: `${where}: ${message}`, location: location.child(['x-agent-key-scope']) });
+    if (!scopes.includes(scope)) report(`x-agent-key-scope \`${scope}\` is not a value of AgentKeyScope (${scopes.join(', ')}).`);
+    if (!path.includes('{agent_id}')) report('x-agent-key-scope on a path without {agent_id}: an agent key acts on its own agent only.');
+    for (const status of ['403', '404']) {
+      if (!(operation.responses || {})[status]) report(`x-agent-key-scope without a declared ${status} (${status === '403' ? 'a scope the key lacks' : 'another agent'}).`);
+    }
+  });
+  return {
+    ...visitor,
+    Root: {
+      enter(root) {
+        visitor.Root.enter(root);
+        const schema = ((root.components || {}).schemas || {}).AgentKeyScope;
+        scopes = schema && Array.isArray(schema.enum) ? schema.enum : [];
+      },
+    },
+  };
+}
+
 function queryParameters(ctx, pathItem, operation) {
   const names = new Set();
   for (const raw of [...(pathItem.parameters || []), ...(operation.parameters || [])]) {
@@ -594,6 +624,7 @@ module.exports = function agentFleetPlugin() {
         'schema-property-description': SchemaPropertyDescription,
         'entity-defined-once': EntityDefinedOnce,
         'required-properties-declared': RequiredPropertiesDeclared,
+        'agent-key-scope': AgentKeyScope,
       },
     },
   };

@@ -166,7 +166,13 @@ const PLANTS: Plant[] = [
     also: ['agent-fleet/parser-refusal-responses'],
     plant: (d) => remove(at(d, 'paths', '/api/v1/agents', 'get', 'responses'), '400'),
   },
-  { rule: 'agent-fleet/not-found-response', when: 'an item path declares no 404', plant: (d) => remove(at(d, 'paths', '/agents/{agent_id}', 'get', 'responses'), '404') },
+  {
+    rule: 'agent-fleet/not-found-response',
+    when: 'an item path declares no 404',
+    plant: (d) => remove(at(d, 'paths', '/agents/{agent_id}', 'get', 'responses'), '404'),
+    // Agent keys may read an agent: its gate answers 404 for another agent's.
+    also: ['agent-fleet/agent-key-scope'],
+  },
   { rule: 'agent-fleet/rate-limit-response', when: 'an operation declares no 429', plant: (d) => remove(at(d, 'paths', '/api/v1/users', 'post', 'responses'), '429') },
   {
     rule: 'agent-fleet/internal-error-response',
@@ -231,6 +237,16 @@ const PLANTS: Plant[] = [
       const full = at(d, 'components', 'schemas', 'Task');
       at(d, 'components', 'schemas').TaskResource = { type: 'object', additionalProperties: false, required: full.required, properties: entity.properties };
     },
+  },
+  {
+    rule: 'agent-fleet/agent-key-scope',
+    when: 'an operation open to agent keys names a scope AgentKeyScope does not declare',
+    plant: (d) => void (at(d, 'paths', '/api/v1/agents/{agent_id}/leases', 'post')['x-agent-key-scope'] = 'tasks:everything'),
+  },
+  {
+    rule: 'agent-fleet/agent-key-scope',
+    when: 'an operation without {agent_id} in its path is opened to agent keys',
+    plant: (d) => void (at(d, 'paths', '/api/v1/me', 'get')['x-agent-key-scope'] = 'tasks:read'),
   },
   {
     rule: 'agent-fleet/required-properties-declared',
