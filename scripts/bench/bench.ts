@@ -19,7 +19,7 @@
  *   --keep             BENCH_KEEP=1        keep the SQLite files and request logs (large)
  *   --suites=http,work BENCH_SUITES        the HTTP comparison above, the work loop (scripts/bench/work-loop.ts)
  *   --work-configs=sqlite,sqlite-2w,pg,pg-2w   BENCH_WORK_CONFIGS   databases and process counts of the work loop
- *   --workers=16 --agents=1 --producers=4 --backlog=200   the work loop's load (BENCH_WORKERS ...)
+ *   --workers=16 --agents=1 --producers=8 --backlog=200   the work loop's load (BENCH_WORKERS ...)
  *   --pg-url=postgres://postgres@127.0.0.1:5432/test      BENCH_PG_URL: where the work loop creates its databases
  *
  * Writes .bench/report.json and .bench/report.md (the Markdown is also printed).
@@ -68,7 +68,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
       warmupS: numberOf('warmup', 'BENCH_WARMUP', 2, 0),
       workers: Math.round(numberOf('workers', 'BENCH_WORKERS', 16)),
       agents: Math.round(numberOf('agents', 'BENCH_AGENTS', 1)),
-      producers: Math.round(numberOf('producers', 'BENCH_PRODUCERS', 4)),
+      producers: Math.round(numberOf('producers', 'BENCH_PRODUCERS', 8)),
       backlog: Math.round(numberOf('backlog', 'BENCH_BACKLOG', 200)),
       pgUrl: flag('pg-url') ?? env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
       configs: listOf(flag('work-configs') ?? env.BENCH_WORK_CONFIGS, WORK_LOOP_CONFIGS, WORK_LOOP_CONFIGS),

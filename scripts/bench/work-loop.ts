@@ -7,7 +7,8 @@
  * - producers that queue tasks through `POST /api/v1/agents/{id}/tasks`, keeping the backlog
  *   below a bound so that claims measure a queue that holds work, not an ever-growing table;
  * - workers (16 by default, spread over the agents) that claim with `POST .../leases`
- *   (`wait_seconds` 1) and succeed each task with `PATCH .../leases/{id}`.
+ *   (`wait_seconds` 0, so that a claim's latency is its own work; an empty answer is counted and
+ *   the worker tries again 20 ms later) and succeed each task with `PATCH .../leases/{id}`.
  * A warm-up runs first, unrecorded. After the measured window the producers stop, the workers
  * drain what is left, and every task is checked: succeeded, leased exactly once (`attempts` 1),
  * and the number of successes the service acknowledged equals the number of tasks.
@@ -140,11 +141,13 @@ function runLoad(fleet: Fleet, options: WorkLoopOptions, recorder: Recorder) {
     const agent = fleet.agents[index % fleet.agents.length] as Fleet['agents'][number];
     const leases = `/api/v1/agents/${agent.id}/leases`;
     while (working) {
-      const claim = await call(fleet.base, 'POST', leases, agent.secret, { ttl_seconds: 60, wait_seconds: 1 });
+      // No long poll: a claim's latency is the claim's own work, never time spent waiting for a task.
+      const claim = await call(fleet.base, 'POST', leases, agent.secret, { ttl_seconds: 60, wait_seconds: 0 });
       expectStatus('claiming', claim, 201, 204);
       if (claim.status === 204) {
         if (recorder.recording) recorder.emptyClaims++;
         if (!producing && outstanding === 0) return;
+        await sleep(20);
         continue;
       }
       const lease = (claim.json as { data: { id: string; task: { input: unknown } } }).data;
@@ -259,7 +262,7 @@ export function renderWorkLoop(results: WorkLoopResult[], options: WorkLoopOptio
   const lines = [
     '## Work loop',
     '',
-    `${options.workers} workers and ${options.producers} producers over HTTP (Node's fetch, keep-alive) in the bench process, ${options.agents} agent(s), one agent key each; backlog bounded at ${options.backlog} tasks; ${options.warmupS} s warm-up, ${options.durationS} s measured. A claim is \`POST /api/v1/agents/{id}/leases\` (wait_seconds 1), a completion \`PATCH .../leases/{id}\` with status succeeded.`,
+    `${options.workers} workers and ${options.producers} producers over HTTP (Node's fetch, keep-alive) in the bench process, ${options.agents} agent(s), one agent key each; backlog bounded at ${options.backlog} tasks; ${options.warmupS} s warm-up, ${options.durationS} s measured. A claim is \`POST /api/v1/agents/{id}/leases\` (wait_seconds 0: an empty queue answers 204 at once, counted as an empty claim, and the worker tries again 20 ms later), a completion \`PATCH .../leases/{id}\` with status succeeded.`,
     '',
     '| Database, processes | Created/s | Leased and succeeded/s | Claim p50 (ms) | Claim p99 (ms) | Completion p99 (ms) | Empty claims | Tasks checked | Problems |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---|',
