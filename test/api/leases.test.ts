@@ -427,6 +427,26 @@ describeEachDatabase('task leases', (get) => {
       expect((await readLease(second)).status).toBe('expired');
     });
 
+    it('when several sweepers find the same expired leases at once, then each lease is ended exactly once and each task queued again once', async () => {
+      const agents = [await createAgent(), await createAgent(), await createAgent()];
+      const leases = [];
+      for (const agent of agents) for (let i = 0; i < 4; i++) leases.push(await leaseOf(agent.id));
+      for (const lease of leases) await plantExpired(lease);
+      // Four sweepers with stores of their own (on PostgreSQL, four pool connections racing).
+      const counts = await Promise.all([queue(), queue(), queue(), queue()].map((sweeper) => sweepExpiredLeases(sweeper)));
+      // A sweeper passes over an agent another one holds; the next sweep takes what was left.
+      let ended = counts.reduce((sum, count) => sum + count, 0);
+      expect(ended).toBeGreaterThan(0);
+      for (let swept = ended; swept > 0; ended += swept) swept = await sweepExpiredLeases(queue());
+      expect(ended).toBe(leases.length);
+      for (const lease of leases) {
+        expect(await leaseRows(lease.task_id)).toEqual([{ id: lease.id, status: 'expired' }]);
+        expect(await readTask(lease.agent_id, lease.task_id)).toMatchObject({ status: 'queued', attempts: 1, lease_id: null });
+      }
+      for (const agent of agents) expect(await agentStatus(agent.id)).toBe('idle');
+      expect(await Promise.all([queue(), queue()].map((sweeper) => sweepExpiredLeases(sweeper)))).toEqual([0, 0]);
+    });
+
     it('when a stale worker reports after its lease expired and the task went to another, then it gets LEASE_LOST and the new attempt stands', async () => {
       const agent = await createAgent();
       const task = await createTaskOn(agent.id);
