@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import { AGENT_TOKEN_MAX_SECONDS, createAgentKeySignIn } from './auth/agent-key-sign-in';
-import { createApiKeyCheck } from './auth/api-keys';
+import { createApiKeyFinder } from './auth/api-keys';
 import { createDeviceCookies } from './auth/device-cookie';
 import { createPasswordChecks } from './auth/password-sign-in';
 import { createSessionService } from './auth/sessions';
@@ -60,7 +60,6 @@ export interface AppDependencies {
   /** Wakes waiting claims when a task is queued; serve.ts closes it when draining, and its lease sweeper shares it. */
   wakeups?: TaskWakeups;
 }
-
 
 /** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
 export function buildApp({
@@ -141,11 +140,11 @@ export function buildApp({
     ...replacements,
   } satisfies OperationHandlers);
 
-  const limiters = createRateLimiters({ limits: config.rateLimits, serviceKeys: config.auth.apiKeys, metrics, logger, redis, stores: sharedCounters });
+  const limiters = createRateLimiters({ limits: config.rateLimits, metrics, logger, redis, stores: sharedCounters });
   const authentication = {
     sessions,
     cookieName: config.auth.sessionCookieName,
-    isApiKey: createApiKeyCheck(config.auth.apiKeys),
+    findApiKey: createApiKeyFinder(config.auth.apiKeys),
     agentKeys,
     isAgentToken: tokens.isAgentToken,
     trustedOrigins: config.auth.trustedOrigins,

@@ -60,7 +60,7 @@ interface Case {
 
 const PG_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const QUOTAS: Quotas = { agentsPerUser: 10_000_000, tasksPerAgent: 0, storedBytesPerUser: 0 };
-const SERVICE: Principal = { kind: 'service' };
+const SERVICE: Principal = { kind: 'service', keyNumber: 1 };
 const NEW_AGENT: AgentCreate = { name: 'bench', type: 'type_a' };
 /** The root surface's default page (`GET /agents`), and the v1 surface's first cursor page of 100. */
 const OFFSET_PAGE: ListQuery = offsetQuery(0, 100);

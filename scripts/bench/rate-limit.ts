@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     rateLimit({ windowMs: 60_000, limit: 1_000_000, identifier: 'api', standardHeaders: 'draft-8', legacyHeaders: false, logger: { warn: () => undefined, error: () => undefined }, ...extra });
   const variants: Record<string, () => express.RequestHandler> = {
     // Anonymous requests: counted by address, as the library's default counts every request.
-    service: () => createRateLimiters({ limits: config.rateLimits, serviceKeys: [], metrics: createMetrics(), logger: createLogger({ logLevel: 'silent' }) }).guard('api', undefined),
+    service: () => createRateLimiters({ limits: config.rateLimits, metrics: createMetrics(), logger: createLogger({ logLevel: 'silent' }) }).guard('api', undefined),
     'library default': library({}),
     'library, validate: false': library({ validate: false }),
   };

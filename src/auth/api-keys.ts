@@ -7,11 +7,22 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
  * lengths, so neither a key's content nor its length leaks through timing.
  */
 export function createApiKeyCheck(keys: readonly string[]): (presented: string) => boolean {
+  const find = createApiKeyFinder(keys);
+  return (presented) => find(presented) !== undefined;
+}
+
+/**
+ * Which configured key was presented, by its position (1 for the first), in constant time as
+ * createApiKeyCheck: every key is compared whatever matched. Undefined when none is.
+ */
+export function createApiKeyFinder(keys: readonly string[]): (presented: string) => number | undefined {
   const expected = keys.map(digest);
   return (presented) => {
     const candidate = digest(presented);
-    let match = false;
-    for (const key of expected) match = timingSafeEqual(key, candidate) || match;
-    return match;
+    let found: number | undefined;
+    expected.forEach((key, index) => {
+      if (timingSafeEqual(key, candidate) && found === undefined) found = index + 1;
+    });
+    return found;
   };
 }

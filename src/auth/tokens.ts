@@ -1,6 +1,7 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, errors as joseErrors, importPKCS8, importSPKI, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { AuthConfig } from '../config/config';
+import { AGENT_KEY_SCOPES } from '../domain/agent-keys';
 import type { AgentKeyScope } from '../model';
 
 export interface IssuedToken {
@@ -24,7 +25,7 @@ export interface AgentTokenClaims {
 
 /** The JOSE `typ` of agent tokens (RFC 9068's access token type): user tokens are `JWT`, and neither verifies as the other. */
 const AGENT_TOKEN_TYPE = 'at+jwt';
-const SCOPES: ReadonlySet<string> = new Set<AgentKeyScope>(['tasks:read', 'tasks:write', 'tasks:work']);
+const SCOPES: ReadonlySet<string> = new Set(AGENT_KEY_SCOPES);
 
 export interface TokenService {
   issue(claims: TokenClaims): Promise<IssuedToken>;

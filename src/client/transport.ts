@@ -169,7 +169,8 @@ export function retryAfterMs(value: string | null, now: number = Date.now()): nu
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function backoff(baseDelayMs: number, maxDelayMs: number, attempt: number): number {
+/** Exponential back-off from `baseDelayMs`, capped at `maxDelayMs`, jittered into its upper half. */
+export function backoff(baseDelayMs: number, maxDelayMs: number, attempt: number): number {
   const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }

@@ -1,7 +1,7 @@
 import type { components } from '../../generated/api.js';
 import { AgentFleetError } from './errors.js';
 import type { Method } from './types.js';
-import { retryAfterMs } from './transport.js';
+import { backoff, retryAfterMs } from './transport.js';
 
 export type Task = components['schemas']['Task'];
 export type Lease = components['schemas']['Lease'];
@@ -139,10 +139,7 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
       // A listener's failure is not the worker's.
     }
   };
-  const delayFor = (failures: number): number => {
-    const ceiling = Math.min(maxMs, initialMs * 2 ** failures);
-    return ceiling / 2 + Math.random() * (ceiling / 2);
-  };
+  const delayFor = (failures: number): number => backoff(initialMs, maxMs, failures);
 
   class LeaseRun {
     readonly handlerSignal = new AbortController();

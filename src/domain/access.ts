@@ -9,7 +9,8 @@ import type { Session } from './sessions';
  */
 export type Principal =
   | { kind: 'user'; user: User; session?: Session }
-  | { kind: 'service' }
+  /** `keyNumber`: which of the configured keys (1 for the first), never the key itself. */
+  | { kind: 'service'; keyNumber: number }
   | { kind: 'agent'; agentId: string; keyId: string; scopes: readonly AgentKeyScope[] };
 
 /** The owner a principal is confined to; undefined when it reaches every agent (admins, API keys). An agent key's reach is its agent, checked before the operation runs. */

@@ -7,8 +7,12 @@ import type { AgentKey, AgentKeyCreate, AgentKeyCreated, AgentKeyScope } from '.
 import { assertNotAgentKey, ownerScope, type Principal } from './access';
 import type { ListQuery, ListResult } from './collection';
 
-/** Every scope, in api.yaml's order: what a key gets when it names none, and the order keys list theirs in. */
-export const AGENT_KEY_SCOPES: readonly AgentKeyScope[] = ['tasks:read', 'tasks:write', 'tasks:work'];
+/**
+ * Every scope, in api.yaml's order: what a key gets when it names none, and the order keys list
+ * theirs in. The compiler checks the list against AgentKeyScope: a scope api.yaml adds or drops
+ * fails the build here.
+ */
+export const AGENT_KEY_SCOPES = Object.keys({ 'tasks:read': true, 'tasks:write': true, 'tasks:work': true } satisfies Record<AgentKeyScope, true>) as readonly AgentKeyScope[];
 
 /** What starts every agent key's secret: it tells an agent key from a configured service key. */
 export const AGENT_KEY_MARK = 'afk_';

@@ -19,7 +19,8 @@ export interface AuthenticateOptions {
   sessions: SessionService;
   /** The session cookie's name (config.auth.sessionCookieName). */
   cookieName: string;
-  isApiKey: (presented: string) => boolean;
+  /** Which configured service key was presented (its position), if any. */
+  findApiKey: (presented: string) => number | undefined;
   /** Agent keys (`X-API-Key: afk_...`) and their bearer tokens. */
   agentKeys: Pick<AgentKeySignIn, 'fromSecret' | 'fromToken'>;
   /** Whether a bearer token is an agent's (its verification is then the agent keys'). */
@@ -83,8 +84,9 @@ async function identify(req: Request, schemes: Set<string>, options: Authenticat
   const apiKey = req.get('x-api-key');
   if (apiKey !== undefined && schemes.has('ApiKeyAuth')) {
     if (isAgentKeySecret(apiKey)) return (await options.agentKeys.fromSecret(apiKey)) ?? Promise.reject(invalidApiKey());
-    if (!options.isApiKey(apiKey)) throw invalidApiKey();
-    return { kind: 'service' };
+    const keyNumber = options.findApiKey(apiKey);
+    if (keyNumber === undefined) throw invalidApiKey();
+    return { kind: 'service', keyNumber };
   }
   if (credential?.kind === 'cookie' && schemes.has('SessionCookie')) {
     const principal = await userFromToken(credential.token, options);

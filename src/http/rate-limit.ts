@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
@@ -53,8 +52,6 @@ export interface RateLimiters {
 
 export interface RateLimiterOptions {
   limits: RateLimits;
-  /** API_KEYS: a service key is counted under its position among them, never under its secret. */
-  serviceKeys: readonly string[];
   metrics: Metrics;
   logger: Logger;
   redis?: Pick<RedisConnection, 'sendCommand'>;
@@ -73,12 +70,9 @@ export interface RateLimiterOptions {
  * choice. Counters live in Redis when a client is given, so that every instance shares them; else
  * in the cluster primary when `stores` is given, so that every worker does.
  */
-export function createRateLimiters({ limits, serviceKeys, metrics, logger, redis, stores }: RateLimiterOptions): RateLimiters {
+export function createRateLimiters({ limits, metrics, logger, redis, stores }: RateLimiterOptions): RateLimiters {
   const addressKeyOf = createClientKeys(logger);
-  const serviceKeyNumbers = new Map(serviceKeys.map((key, index) => [digestOf(key), index + 1]));
-  // Only ever asked of a request whose X-API-Key was accepted as a service key.
-  const serviceKeyNumberOf = (req: Request) => serviceKeyNumbers.get(digestOf(req.get('x-api-key') ?? '')) ?? 0;
-  const keyOf = (req: Request) => (req.principal ? counterKeyOf(req.principal, () => serviceKeyNumberOf(req)) : addressKeyOf(req));
+  const keyOf = (req: Request) => (req.principal ? counterKeyOf(req.principal) : addressKeyOf(req));
   const logStoreError = (error: unknown, message: string) => {
     // Redis being unavailable is logged once, by its circuit breaker, not per request.
     if (!(error instanceof RedisUnavailableError)) logger.error({ err: error }, message);
@@ -146,12 +140,12 @@ export function createRateLimiters({ limits, serviceKeys, metrics, logger, redis
  * (whatever session or token they use), a service key's its position in API_KEYS, an agent key's
  * its id (its client_credentials tokens included). Never a secret: these are keys in Redis.
  */
-export function counterKeyOf(principal: Principal, serviceKeyNumber: () => number): string {
+export function counterKeyOf(principal: Principal): string {
   switch (principal.kind) {
     case 'user':
       return `user:${principal.user.id}`;
     case 'service':
-      return `service-key:${serviceKeyNumber()}`;
+      return `service-key:${principal.keyNumber}`;
     case 'agent':
       return `agent-key:${principal.keyId}`;
   }
@@ -181,8 +175,6 @@ function carriesCredential(req: Request): boolean {
 function isRefusedCredential(error: unknown): boolean {
   return error instanceof AppError && (error.code === 'unauthorized' || error.code === 'forbidden');
 }
-
-const digestOf = (value: string) => createHash('sha256').update(value, 'utf8').digest('base64');
 
 /** Enough for the addresses of every client active at once, and a bounded amount of memory. */
 const CACHED_IPV6_KEYS = 10_000;

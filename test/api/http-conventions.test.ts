@@ -6,10 +6,10 @@ import { createTokenService } from '../../src/auth/tokens';
 import { createLogger } from '../../src/logger';
 import type { Config } from '../../src/config/config';
 import { loadApiDocument } from '../../src/contract/openapi';
-import { connectRedis, type RedisConnection } from '../../src/data/redis';
+import type { RedisConnection } from '../../src/data/redis';
 import { describeEachDatabase, openTestDatabase, startTestApp, testConfig, TEST_METRICS_TOKEN, type TestApp } from '../support/harness';
 import { sendRaw } from '../support/raw-http';
-import { REDIS_TEST_URL, redisTestConfig, SILENT } from '../support/services';
+import { REDIS_TEST_URL, useRedisPair } from '../support/services';
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]{27}"$/;
 const WEAK_TAG = /^W\/"[A-Za-z0-9_-]{27}"$/;
@@ -219,23 +219,14 @@ describe('rate limits', () => {
 
   const describeRedis = process.env.TEST_REDIS_AVAILABLE === '0' ? describe.skip : describe;
   describeRedis('with Redis', () => {
-    let redisA: RedisConnection;
-    let redisB: RedisConnection;
-    beforeAll(async () => {
-      redisA = await connectRedis(redisTestConfig(), SILENT);
-      redisB = await connectRedis(redisTestConfig(), SILENT);
-    });
-    afterAll(async () => {
-      await redisA.close();
-      await redisB.close();
-    });
+    const instances = useRedisPair();
 
     it('when two app instances share one Redis, then they share one count', async () => {
       const prefix = `test-${randomBytes(6).toString('hex')}:`;
       const database = await openTestDatabase('sqlite');
       try {
-        const one = await limitedApp({ api: 4, keyPrefix: prefix }, redisA, database);
-        const two = await limitedApp({ api: 4, keyPrefix: prefix }, redisB, database);
+        const one = await limitedApp({ api: 4, keyPrefix: prefix }, instances.a, database);
+        const two = await limitedApp({ api: 4, keyPrefix: prefix }, instances.b, database);
         expect((await one.http.get('/api/v1/me')).status).toBe(401);
         expect((await two.http.get('/api/v1/me')).status).toBe(401);
         expect((await one.http.get('/api/v1/me')).status).toBe(401);
@@ -259,7 +250,7 @@ describe('rate limits', () => {
     });
 
     it('when Redis is configured, then /health/ready checks it', async () => {
-      const { http, db } = await limitedApp({}, redisA);
+      const { http, db } = await limitedApp({}, instances.a);
       try {
         const ready = await http.get('/health/ready').expect(200);
         expect(ready.body).toEqual({ status: 'ready', checks: { database: 'up', redis: 'up' } });

@@ -122,7 +122,7 @@ describeEachDatabase('task leases', (get) => {
       const waiting = claim(agent.id, { wait_seconds: 20 }).then((res) => res);
       await sleep(300);
       // Written as another instance would: nothing in this process is told.
-      const task = await createTask(createStore(get().database.db), { kind: 'service' }, agent.id, { title: 'elsewhere' }, get().config.quotas);
+      const task = await createTask(createStore(get().database.db), { kind: 'service', keyNumber: 1 }, agent.id, { title: 'elsewhere' }, get().config.quotas);
       const res = await waiting;
       expect(res.status).toBe(201);
       expect(res.body.data.task_id).toBe(task.id);

@@ -4,13 +4,13 @@ import supertest from 'supertest';
 import { buildApp } from '../../src/app';
 import { createTokenService } from '../../src/auth/tokens';
 import type { Config } from '../../src/config/config';
-import { connectRedis, type RedisConnection } from '../../src/data/redis';
+import type { RedisConnection } from '../../src/data/redis';
 import type { Principal } from '../../src/domain/access';
 import { budgetOf, counterKeyOf } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
 import type { User } from '../../src/model';
 import { describeEachDatabase, describeWithRedis, metricValue, openTestDatabase, TEST_API_KEY, testConfig } from '../support/harness';
-import { REDIS_TEST_URL, redisTestConfig, SILENT } from '../support/services';
+import { REDIS_TEST_URL, useRedisPair } from '../support/services';
 
 const SECOND_API_KEY = 'second-service-key-0123456789abcdef';
 const API_MAX = 5;
@@ -305,33 +305,24 @@ describe('the counter of each kind of credential', () => {
   const user = { id: '0190b3a4-0000-7000-8000-000000000001' } as User;
   const principals: Array<[string, Principal, string, string, string]> = [
     ['a user', { kind: 'user', user }, `user:${user.id}`, 'api', 'root'],
-    ['a service key', { kind: 'service' }, 'service-key:2', 'service-key', 'service-key'],
+    ['a service key', { kind: 'service', keyNumber: 2 }, 'service-key:2', 'service-key', 'service-key'],
     ['an agent key (or its token)', { kind: 'agent', agentId: 'agent-1', keyId: 'key-9', scopes: ['tasks:work'] }, 'agent-key:key-9', 'agent-key', 'agent-key'],
   ];
 
   it.each(principals)('when %s is counted, then under its own key, against its budget on each surface', (_name, principal, key, onApi, onRoot) => {
-    expect(counterKeyOf(principal, () => 2)).toBe(key);
+    expect(counterKeyOf(principal)).toBe(key);
     expect(budgetOf('api', principal)).toBe(onApi);
     expect(budgetOf('root', principal)).toBe(onRoot);
   });
 
   it('when two agent keys of one agent are counted, then each has a counter of its own', () => {
     const agent = (keyId: string): Principal => ({ kind: 'agent', agentId: 'agent-1', keyId, scopes: ['tasks:read'] });
-    expect(counterKeyOf(agent('key-1'), () => 0)).not.toBe(counterKeyOf(agent('key-2'), () => 0));
+    expect(counterKeyOf(agent('key-1'))).not.toBe(counterKeyOf(agent('key-2')));
   });
 });
 
 describeWithRedis('rate limits per credential, with Redis', () => {
-  let redisA: RedisConnection;
-  let redisB: RedisConnection;
-  beforeAll(async () => {
-    redisA = await connectRedis(redisTestConfig(), SILENT);
-    redisB = await connectRedis(redisTestConfig(), SILENT);
-  });
-  afterAll(async () => {
-    await redisA.close();
-    await redisB.close();
-  });
+  const instances = useRedisPair();
 
   it('when two app instances share one Redis, then each credential has one budget across both, and no key of Redis holds a secret', async () => {
     const prefix = `test-${randomBytes(6).toString('hex')}:`;
@@ -343,7 +334,7 @@ describeWithRedis('rate limits per credential, with Redis', () => {
       const overrides = limited(base);
       const config = { ...base, ...overrides, rateLimits: { ...overrides.rateLimits!, keyPrefix: prefix } } as Config;
       const appOf = (redis: RedisConnection) => supertest(buildApp({ config, db: database.db, logger: createLogger({ logLevel: 'silent' }), tokens: createTokenService(config.auth.jwt), redis }));
-      const [one, two] = [appOf(redisA), appOf(redisB)];
+      const [one, two] = [appOf(instances.a), appOf(instances.b)];
       const address = newAddress();
 
       const [signUpAddress, signInAddress] = [newAddress(), newAddress()];

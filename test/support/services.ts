@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { Client } from 'pg';
 import { createClient } from 'redis';
-import type { RedisConfig } from '../../src/data/redis';
+import { connectRedis, type RedisConnection, type RedisConfig } from '../../src/data/redis';
 
 export const PG_TEST_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_TEST_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
@@ -13,6 +13,32 @@ export function redisTestConfig(url: string = REDIS_TEST_URL, overrides: Partial
 
 /** A logger that keeps quiet. */
 export const SILENT = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+
+/**
+ * Two connections to the test Redis, as two instances of the service hold them: opened before the
+ * describe block that calls this, closed after it.
+ */
+export function useRedisPair(): { readonly a: RedisConnection; readonly b: RedisConnection } {
+  let pair: [RedisConnection, RedisConnection] | undefined;
+  beforeAll(async () => {
+    pair = [await connectRedis(redisTestConfig(), SILENT), await connectRedis(redisTestConfig(), SILENT)];
+  });
+  afterAll(async () => {
+    for (const connection of pair ?? []) await connection.close();
+  });
+  const opened = (): [RedisConnection, RedisConnection] => {
+    if (!pair) throw new Error('useRedisPair: the connections open in beforeAll');
+    return pair;
+  };
+  return {
+    get a() {
+      return opened()[0];
+    },
+    get b() {
+      return opened()[1];
+    },
+  };
+}
 
 export const IN_CI = process.env.CI === 'true' || process.env.CI === '1';
 
