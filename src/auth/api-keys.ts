@@ -20,9 +20,10 @@ export function createApiKeyFinder(keys: readonly string[]): (presented: string)
   return (presented) => {
     const candidate = digest(presented);
     let found: number | undefined;
-    expected.forEach((key, index) => {
-      if (timingSafeEqual(key, candidate) && found === undefined) found = index + 1;
-    });
+    // Backwards, so that the first of equal keys wins without a branch on an earlier match.
+    for (let index = expected.length - 1; index >= 0; index--) {
+      if (timingSafeEqual(expected[index]!, candidate)) found = index + 1;
+    }
     return found;
   };
 }
