@@ -6,6 +6,7 @@ import * as sessions from './004-sessions';
 import * as quotas from './005-quotas';
 import * as agentKeys from './006-agent-keys';
 import * as taskLeases from './007-task-leases';
+import * as events from './008-events';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -18,6 +19,7 @@ const migrations: Array<[string, Migration]> = [
   ['005-quotas', quotas],
   ['006-agent-keys', agentKeys],
   ['007-task-leases', taskLeases],
+  ['008-events', events],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
