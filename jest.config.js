@@ -8,7 +8,7 @@ module.exports = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest'] },
   // ESM-only packages are transformed to CommonJS too.
-  transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi|oidc-provider|marked)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi|oidc-provider|marked|request-filtering-agent|eventsource-parser)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   // Status coverage: every response of the in-process apps is recorded, and the reporter lists the
   // (operation, status) pairs of api.yaml no test produced (build/status-coverage.md).
