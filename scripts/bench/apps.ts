@@ -62,6 +62,8 @@ export interface StartOptions {
   databaseUrl?: string;
   /** More of the service's environment (rate-limit budgets raised above a load). */
   env?: Record<string, string>;
+  /** Another checkout of the service to run (its dist/ built): the before of a before-and-after. */
+  root?: string;
 }
 
 /** `npm run build`: the service runs from dist/ as `npm start` runs it. */
@@ -130,7 +132,7 @@ export async function startApp(spec: AppSpec, options: StartOptions): Promise<Ru
   let entry: string;
   let env: Record<string, string>;
   if (spec.service) {
-    entry = path.join(ROOT, 'dist', 'process', 'server.js');
+    entry = path.join(options.root ?? ROOT, 'dist', 'process', 'server.js');
     env = { ...base, ...serviceEnv(port, database, options.apiKey), ...spec.service, ...options.env };
     if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   } else {
@@ -150,7 +152,7 @@ export async function startApp(spec: AppSpec, options: StartOptions): Promise<Ru
   }
   // The service logs to stdout, as it does in production; a log collector's file stands in.
   const stdout = spec.service && logFile ? openSync(logFile, 'w') : 'ignore';
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], { cwd: ROOT, env, stdio: ['ignore', stdout, 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], { cwd: options.root ?? ROOT, env, stdio: ['ignore', stdout, 'pipe'] });
   if (typeof stdout === 'number') closeSync(stdout);
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -17,10 +17,13 @@
  *   --rounds=3         BENCH_ROUNDS
  *   --apps=service,service-2w,express,fastify   BENCH_APPS  (also service-no-logs, service-no-validation)
  *   --keep             BENCH_KEEP=1        keep the SQLite files and request logs (large)
- *   --suites=http,work BENCH_SUITES        the HTTP comparison above, the work loop (scripts/bench/work-loop.ts)
+ *   --suites=http,work BENCH_SUITES        the HTTP comparison above, the work loop (scripts/bench/work-loop.ts),
+ *                                          and `events` (scripts/bench/events.ts: the cost of the event log, fan-out)
  *   --work-configs=sqlite,sqlite-2w,pg,pg-2w   BENCH_WORK_CONFIGS   databases and process counts of the work loop
  *   --workers=16 --agents=1 --producers=8 --backlog=200   the work loop's load (BENCH_WORKERS ...)
  *   --pg-url=postgres://postgres@127.0.0.1:5432/test      BENCH_PG_URL: where the work loop creates its databases
+ *   --baseline=<rev>   BENCH_BASELINE      what the events suite compares with (default: the commit before the event log)
+ *   --streams=1000 --events=200 --rate=20  the events suite's fan-out (BENCH_STREAMS ...)
  *
  * Writes .bench/report.json and .bench/report.md (the Markdown is also printed).
  */
@@ -34,6 +37,7 @@ import { drive, failuresOf, REQUEST_TIMEOUT_S, ROUTES, type Route } from './load
 import { cpuMillisBetween, listTree, readTreeMemory, sampleCpu, type ProcessMemory } from './process-tree';
 import { computeRatios, evaluateTargets, renderMarkdown, summarise, type AppResult, type BenchReport, type Measurement } from './report';
 import { optionReader } from './options';
+import { renderEvents, runEventsSuite, type EventsOptions } from './events';
 import { renderWorkLoop, runWorkLoop, WORK_LOOP_CONFIGS, type WorkLoopConfig, type WorkLoopOptions, type WorkLoopResult } from './work-loop';
 
 interface Options {
@@ -44,14 +48,25 @@ interface Options {
   rounds: number;
   apps: AppName[];
   keep: boolean;
-  suites: Array<'http' | 'work'>;
+  suites: Array<'http' | 'work' | 'events'>;
   work: WorkLoopOptions;
+  events: EventsOptions;
 }
 
 const DEFAULT_APPS: AppName[] = ['service', 'service-2w', 'express', 'fastify'];
 
 function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   const { flag, numberOf } = optionReader(argv, env);
+  const work: WorkLoopOptions = {
+    durationS: numberOf('duration', 'BENCH_DURATION', 10),
+    warmupS: numberOf('warmup', 'BENCH_WARMUP', 2, 0),
+    workers: Math.round(numberOf('workers', 'BENCH_WORKERS', 16)),
+    agents: Math.round(numberOf('agents', 'BENCH_AGENTS', 1)),
+    producers: Math.round(numberOf('producers', 'BENCH_PRODUCERS', 8)),
+    backlog: Math.round(numberOf('backlog', 'BENCH_BACKLOG', 200)),
+    pgUrl: flag('pg-url') ?? env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    configs: listOf(flag('work-configs') ?? env.BENCH_WORK_CONFIGS, WORK_LOOP_CONFIGS, WORK_LOOP_CONFIGS),
+  };
   const listed = (flag('apps') ?? env.BENCH_APPS ?? DEFAULT_APPS.join(',')).split(',').map((name) => name.trim()).filter(Boolean);
   for (const name of listed) if (!(name in APPS)) throw new Error(`unknown app "${name}": use ${Object.keys(APPS).join(', ')}`);
   return {
@@ -62,16 +77,19 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', 3)),
     apps: [...new Set(listed as AppName[])],
     keep: argv.includes('--keep') || env.BENCH_KEEP === '1',
-    suites: listOf(flag('suites') ?? env.BENCH_SUITES, ['http', 'work'] as const, ['http', 'work']),
-    work: {
+    suites: listOf(flag('suites') ?? env.BENCH_SUITES, ['http', 'work', 'events'] as const, ['http', 'work']),
+    work,
+    events: {
+      baseline: flag('baseline') ?? env.BENCH_BASELINE,
+      rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', 3)),
       durationS: numberOf('duration', 'BENCH_DURATION', 10),
       warmupS: numberOf('warmup', 'BENCH_WARMUP', 2, 0),
-      workers: Math.round(numberOf('workers', 'BENCH_WORKERS', 16)),
-      agents: Math.round(numberOf('agents', 'BENCH_AGENTS', 1)),
-      producers: Math.round(numberOf('producers', 'BENCH_PRODUCERS', 8)),
-      backlog: Math.round(numberOf('backlog', 'BENCH_BACKLOG', 200)),
-      pgUrl: flag('pg-url') ?? env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
-      configs: listOf(flag('work-configs') ?? env.BENCH_WORK_CONFIGS, WORK_LOOP_CONFIGS, WORK_LOOP_CONFIGS),
+      connections: Math.round(numberOf('connections', 'BENCH_CONNECTIONS', 50)),
+      streams: Math.round(numberOf('streams', 'BENCH_STREAMS', 1000)),
+      events: Math.round(numberOf('events', 'BENCH_EVENTS', 200)),
+      rate: numberOf('rate', 'BENCH_RATE', 20),
+      // The loop before and after: one process on each database unless --work-configs says otherwise.
+      work: { ...work, configs: listOf(flag('work-configs') ?? env.BENCH_WORK_CONFIGS, WORK_LOOP_CONFIGS, ['sqlite', 'pg']) },
     },
   };
 }
@@ -141,6 +159,19 @@ async function main(): Promise<void> {
   mkdirSync(benchDir, { recursive: true });
   if (options.suites.includes('http')) await runHttpSuite(options);
   if (options.suites.includes('work')) await runWorkSuite(options, benchDir);
+  if (options.suites.includes('events')) await runEventsBench(options, benchDir);
+}
+
+async function runEventsBench(options: Options, benchDir: string): Promise<void> {
+  if (!options.suites.includes('http') && !options.suites.includes('work')) buildService();
+  const loadBefore = loadAverage();
+  const { report, failed } = await runEventsSuite(options.events, benchDir);
+  const markdown = `${renderEvents(report, options.events)}\nLoad average (1/5/15 min): before ${loadBefore}; after ${loadAverage()}.\n`;
+  console.log(`\n${markdown}`);
+  writeFileSync(path.join(benchDir, 'events.md'), markdown);
+  writeFileSync(path.join(benchDir, 'events.json'), `${JSON.stringify({ options: options.events, ...report }, null, 2)}\n`);
+  console.log('bench: wrote .bench/events.md and events.json');
+  if (failed) process.exitCode = 1;
 }
 
 async function runWorkSuite(options: Options, benchDir: string): Promise<void> {

@@ -221,11 +221,12 @@ async function createPgDatabase(pgUrl: string): Promise<{ url: string; drop(): P
   };
 }
 
-export async function runWorkLoop(config: WorkLoopConfig, options: WorkLoopOptions, runDir: string): Promise<WorkLoopResult> {
+/** `root`: another checkout of the service to run instead of this one (its dist/ built). */
+export async function runWorkLoop(config: WorkLoopConfig, options: WorkLoopOptions, runDir: string, root?: string): Promise<WorkLoopResult> {
   const serviceKey = `bench-${randomBytes(16).toString('hex')}`;
   const spec: AppSpec = { name: 'service', description: `work loop, ${config}`, service: config.endsWith('-2w') ? { WEB_CONCURRENCY: '2' } : {} };
   const pg = config.startsWith('pg') ? await createPgDatabase(options.pgUrl) : undefined;
-  const app = await startApp(spec, { dir: path.join(runDir), apiKey: serviceKey, databaseUrl: pg?.url, env: { ...RAISED_LIMITS, LOG_LEVEL: 'warn' } });
+  const app = await startApp(spec, { dir: path.join(runDir), apiKey: serviceKey, databaseUrl: pg?.url, env: { ...RAISED_LIMITS, LOG_LEVEL: 'warn' }, root });
   try {
     const fleet = await createFleet(app, options.agents, serviceKey);
     const recorder: Recorder = { claimMs: [], completeMs: [], emptyClaims: 0, created: 0, succeeded: 0, recording: false, queuedTotal: 0, acknowledgedTotal: 0 };
