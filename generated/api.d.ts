@@ -2003,7 +2003,9 @@ export interface components {
              *     its `id` and last `status`; otherwise the fields that changed, with their new values,
              *     and `previous_status` when the status changed.
              */
-            data?: Record<string, never>;
+            data?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * @description One change of an agent or a task, recorded in the same transaction as the change.
