@@ -11,6 +11,7 @@ import { createRowMapper } from './row-mapper';
 import { compileSessionsQueries, createSessionsRepository, type SessionsRepository } from './sessions-repository';
 import { compileTasksQueries, createTasksRepository, type TasksRepository } from './tasks-repository';
 import { createUsersRepository, type UsersRepository } from './users-repository';
+import { compileWebhooksQueries, createWebhooksRepository, type WebhooksRepository } from './webhooks-repository';
 
 /** The repositories over one connection or transaction; domain code sees only this. */
 export interface Store {
@@ -23,6 +24,7 @@ export interface Store {
   providerTokens: ProviderTokensRepository;
   sessions: SessionsRepository;
   agentKeys: AgentKeysRepository;
+  webhooks: WebhooksRepository;
   /** Runs `work` in one transaction; rows read with `lock` stay locked until it ends. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
 }
@@ -34,6 +36,7 @@ export function createStore(db: Database): Store {
   const tasks = compileTasksQueries(db, postgres);
   const sessions = compileSessionsQueries(db);
   const agentKeys = compileAgentKeysQueries(db);
+  const webhooks = compileWebhooksQueries(db);
   // A transaction uses two or three of the repositories: each is made on first use.
   const bind = (executor: Executor, inTransaction: boolean): Store => {
     let agentsRepository: AgentsRepository | undefined;
@@ -45,6 +48,7 @@ export function createStore(db: Database): Store {
     let providerTokensRepository: ProviderTokensRepository | undefined;
     let sessionsRepository: SessionsRepository | undefined;
     let agentKeysRepository: AgentKeysRepository | undefined;
+    let webhooksRepository: WebhooksRepository | undefined;
     const store: Store = {
       get agents() {
         return (agentsRepository ??= createAgentsRepository(executor, mapper, postgres, agents));
@@ -72,6 +76,9 @@ export function createStore(db: Database): Store {
       },
       get agentKeys() {
         return (agentKeysRepository ??= createAgentKeysRepository(executor, mapper, agentKeys));
+      },
+      get webhooks() {
+        return (webhooksRepository ??= createWebhooksRepository(executor, mapper, postgres, webhooks));
       },
       transaction: (work) => (inTransaction ? work(store) : runTransaction(db, (trx) => work(bind(trx, true)))),
     };

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:cluster';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../app';
+import { buildApp, createWebhookSealer } from '../app';
 import { createTokenService } from '../auth/tokens';
 import { primaryLink } from './cluster-ipc';
 import { answerMetricsRequests } from './cluster-metrics';
@@ -15,6 +15,8 @@ import { createHttpServer } from '../http/http-server';
 import { createMetricsServer } from '../http/metrics-server';
 import { createMetrics, observeRedis } from '../http/observability';
 import { startLeaseSweeper } from './lease-sweeper';
+import { startWebhookEngine } from './webhook-engine';
+import { createWebhookSender } from './webhook-sender';
 import { connectSharedCounters } from './shared-counters';
 import { createLogger } from '../logger';
 
@@ -42,7 +44,15 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
   const lifecycle = { draining: false };
   const wakeups = createTaskWakeups();
   const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle, sharedCounters, wakeups });
-  const sweeper = startLeaseSweeper({ store: createStore(db), retry: config.leases, wakeups, quotas: config.quotas }, config.leases.sweepIntervalMs, logger);
+  const store = createStore(db);
+  const sweeper = startLeaseSweeper({ store, retry: config.leases, wakeups, quotas: config.quotas }, config.leases.sweepIntervalMs, logger);
+  const webhooks = startWebhookEngine({
+    store,
+    sealer: createWebhookSealer(config.tokenEncryptionKey),
+    sender: createWebhookSender({ allowPrivateNetworks: config.webhooks.allowPrivateNetworks, timeoutMs: config.webhooks.timeoutMs }),
+    settings: config.webhooks,
+    logger,
+  });
 
   const server = createHttpServer(app, { logger, metrics, timeouts: config.http }).listen(config.port, config.host);
   const drain = prepareDrain(server);
@@ -74,7 +84,8 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
     metricsServer?.closeAllConnections();
     // Claims waiting for a task answer 204 now, rather than hold the drain for up to their wait.
     wakeups.close();
-    await Promise.all([drain.start(), sweeper.stop()]);
+    // Attempts under way end within WEBHOOK_TIMEOUT_MS; one cut short by the exit keeps its claim until it expires, and is made again.
+    await Promise.all([drain.start(), sweeper.stop(), webhooks.stop()]);
     await db.destroy();
     await redis?.close();
     logger.info('stopped');
