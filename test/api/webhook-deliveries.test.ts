@@ -1,11 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../../src/config/config';
 import { connectDatabase } from '../../src/data/database';
 import type { WebhookEngine } from '../../src/process/webhook-engine';
 import { describeEachDatabase, describeWithPostgres, startTestApp, type SignedInUser, type TestApp } from '../support/harness';
+import { listeningPort, serviceEnv, useServerProcesses } from '../support/server-process';
 import { eventually, insertEvent, startReceiver, startTestEngine, type Receiver } from '../support/webhooks';
+
+const SERVICE_KEY = 'webhook-restart-service-key-0123456789';
 
 const WEBHOOKS: Config['webhooks'] = { allowPrivateNetworks: true, httpsOnly: false, timeoutMs: 1000, retryScheduleMs: [50, 100], pollMs: 60_000, concurrency: 8 };
 
@@ -316,6 +320,61 @@ describeWithPostgres('two engines on one PostgreSQL database', () => {
       await receiver.close();
       await second.destroy();
       await app.close();
+    }
+  });
+});
+
+describe('a delivery pending when the process stops', () => {
+  const servers = useServerProcesses();
+
+  it('when the service is stopped with a delivery still to retry, then a new process delivers it after the restart', async () => {
+    const receiver = await startReceiver();
+    try {
+      const env = serviceEnv(SERVICE_KEY, {
+        DATABASE_URL: `sqlite:${path.join(servers.tempDir(), 'fleet.sqlite')}`,
+        TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        WEBHOOK_POLL_MS: '50',
+        WEBHOOK_RETRY_SCHEDULE: '1s',
+      });
+      receiver.answer((_req, res) => res.writeHead(500).end());
+      const first = servers.spawn(env);
+      const base = `http://127.0.0.1:${await listeningPort(first)}`;
+      const headers = { 'X-API-Key': SERVICE_KEY, 'Content-Type': 'application/json' };
+      const created = await fetch(`${base}/api/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: receiver.url }) });
+      expect(created.status).toBe(201);
+      const webhookId = ((await created.json()) as { data: { id: string } }).data.id;
+      const agent = await fetch(`${base}/api/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'restarted', type: 'type_a' }) });
+      expect(agent.status).toBe(201);
+
+      const db = await connectDatabase({ client: 'sqlite', filename: path.join(servers.tempDir(), 'fleet.sqlite') });
+      let eventId: string;
+      try {
+        eventId = await insertEvent(db, { type: 'agent.updated', agent_id: ((await agent.json()) as { data: { id: string } }).data.id, owner_id: null });
+      } finally {
+        await db.destroy();
+      }
+      const deliveries = async (url: string) => {
+        const res = await fetch(`${url}/api/v1/webhooks/${webhookId}/deliveries`, { headers });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { data: Delivery[] }).data;
+      };
+      await eventually(async () => expect(await deliveries(base)).toEqual([expect.objectContaining({ status: 'pending', attempts: 1, last_status_code: 500 })]));
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toEqual({ code: 0, signal: null });
+
+      receiver.answer((_req, res) => res.writeHead(204).end());
+      const second = servers.spawn(env);
+      const restarted = `http://127.0.0.1:${await listeningPort(second)}`;
+      const [delivery] = await eventually(async () => {
+        const now = await deliveries(restarted);
+        expect(now).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+        return now;
+      }, 10_000);
+      expect(delivery).toMatchObject({ event_id: eventId, attempts: 2, last_status_code: 204 });
+      expect(receiver.received.map((entry) => entry.headers['webhook-id'])).toEqual([eventId, eventId]);
+    } finally {
+      await receiver.close();
     }
   });
 });
