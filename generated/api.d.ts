@@ -5226,7 +5226,6 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
-            404: components["responses"]["ApiNotFound"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
@@ -5269,7 +5268,6 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
-            404: components["responses"]["ApiNotFound"];
             408: components["responses"]["ApiRequestTimeout"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isForeignKeyViolation } from '../data/database-errors';
 import { newId, nextTimestamp } from '../data/ids';
 import type { Store } from '../data/store';
-import { webhookNotFound } from '../errors';
+import { notAuthenticated, webhookNotFound } from '../errors';
 import type { Webhook, WebhookCreate, WebhookCreated, WebhookDelivery, WebhookUpdate } from '../model';
 import { assertNotAgentKey, ownerOf, ownerScope, type Principal } from './access';
 import type { ListQuery, ListResult } from './collection';
@@ -83,7 +83,7 @@ export async function createWebhook(store: Store, principal: Principal, input: W
     await store.webhooks.insert({ ...webhook, secret_sealed: rules.sealer.seal(secret, secretContext(id)), after_event_id: await store.webhooks.newestEventId() });
   } catch (error) {
     // The owner was deleted meanwhile: their credential no longer names anyone.
-    if (isForeignKeyViolation(error)) throw webhookNotFound();
+    if (isForeignKeyViolation(error)) throw notAuthenticated();
     throw error;
   }
   return { ...webhook, secret };
