@@ -87,6 +87,8 @@ export interface AttemptRecord {
   status_code: number | null;
   error: string | null;
   duration_ms: number;
+  /** When the attempt ended: the delivery's `updated_at`. */
+  ended_at: string;
   delivery_status: 'pending' | 'succeeded' | 'failed';
   next_attempt_at: string | null;
 }

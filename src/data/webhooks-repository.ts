@@ -234,7 +234,7 @@ export function createWebhooksRepository(db: Executor, mapper: RowMapper, postgr
           next_attempt_at: attempt.next_attempt_at,
           locked_until: null,
           claim_token: null,
-          updated_at: attempt.attempted_at,
+          updated_at: attempt.ended_at,
         });
       if (Number(updated) === 0) return false;
       await db('webhook_attempts').insert({

@@ -80,6 +80,7 @@ export async function recordAttempt(store: Store, claim: ClaimedDelivery, result
     status_code: result.statusCode,
     error: result.error,
     duration_ms: Math.max(0, Math.round(result.durationMs)),
+    ended_at: new Date(endedAt).toISOString(),
     delivery_status: result.error === null ? 'succeeded' : retry === undefined ? 'failed' : 'pending',
     next_attempt_at: result.error === null || retry === undefined ? null : new Date(endedAt + retry).toISOString(),
   };
