@@ -554,6 +554,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The endpoints the caller manages, newest first (cursor-paginated): a user's own; every
+         *     endpoint for an admin or a service key. Secrets are never shown. An agent key may not
+         *     (403).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Registers a URL that receives the fleet's events from now on (events before this answer
+         *     are never sent to it): a user's endpoint receives the events of their agents, an admin's
+         *     or a service key's every event. `types` narrows them; all types when absent. The answer
+         *     holds the signing `secret`, in this answer only: store it now.
+         *
+         *     The URL must be `https` in production. Its host is resolved, and a URL that names or
+         *     resolves to an address that is not public (loopback, private, link-local, unique-local,
+         *     carrier-grade NAT, reserved, unspecified, cloud metadata) is refused with 400 naming
+         *     `url`, unless the service runs with `WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /** Read a webhook endpoint */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description The endpoint and its deliveries are gone; nothing more is sent to it.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes its `url` (checked as on create), `types` (null: every type), `description` or
+         *     `enabled`. A disabled endpoint receives nothing: events that happen while it is disabled
+         *     are not sent to it later, and its pending deliveries wait until it is enabled again.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description One delivery per event sent to the endpoint, newest first (cursor-paginated), each with
+         *     its status, its next attempt and every attempt made: when, the status code answered (if
+         *     any), why it failed, and how long it took.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -2053,6 +2142,122 @@ export interface components {
                 requestId?: string;
             };
         };
+        /** @description The event types the endpoint receives; null for every type. */
+        WebhookEventTypes: components["schemas"]["EventType"][] | null;
+        /**
+         * Format: uri
+         * @description Where events are POSTed: an absolute `http` or `https` URL (only `https` in production), at
+         *     most 2,048 characters, without credentials, whose host resolves to public addresses only.
+         */
+        WebhookUrl: string;
+        /** @description A note for people, up to 500 characters. */
+        WebhookDescription: string;
+        /**
+         * @description A webhook endpoint: the one definition of each field it has. Its signing secret is shown
+         *     once, when it is created.
+         */
+        WebhookEntity: {
+            id?: components["schemas"]["Id"];
+            /**
+             * @description The user who manages it, or null for an endpoint a service key created. A user's
+             *     endpoint receives the events of their agents; an admin's and a service key's, every
+             *     event.
+             */
+            owner_id?: components["schemas"]["NullableId"];
+            url?: components["schemas"]["WebhookUrl"];
+            types?: components["schemas"]["WebhookEventTypes"];
+            /** @description A note for people, or null. */
+            description?: string | null;
+            /** @description Whether events are sent to it. */
+            enabled?: boolean;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
+            /**
+             * @description The signing secret (`whsec_` and 32 random bytes in base64). Each delivery carries
+             *     `webhook-signature: v1,<base64 HMAC-SHA256>` over `{webhook-id}.{webhook-timestamp}.{body}`
+             *     keyed by the bytes after `whsec_` (the Standard Webhooks specification). Only in the
+             *     answer that created the endpoint.
+             */
+            secret?: string;
+        };
+        /** @description A webhook endpoint as every read shows it, without its secret. */
+        Webhook: WithRequired<components["schemas"]["WebhookEntity"], "id" | "owner_id" | "url" | "types" | "description" | "enabled" | "created_at" | "updated_at">;
+        /** @description A new webhook endpoint, with its secret (this once). */
+        WebhookCreated: WithRequired<components["schemas"]["WebhookEntity"], "id" | "owner_id" | "url" | "types" | "description" | "enabled" | "created_at" | "updated_at" | "secret">;
+        WebhookCreate: {
+            url: components["schemas"]["WebhookUrl"];
+            types?: components["schemas"]["WebhookEventTypes"];
+            description?: components["schemas"]["WebhookDescription"];
+        };
+        /** @description The fields to change; at least one. */
+        WebhookUpdate: {
+            url?: components["schemas"]["WebhookUrl"];
+            types?: components["schemas"]["WebhookEventTypes"];
+            /** @description A note for people, up to 500 characters; null removes it. */
+            description?: string | null;
+            /** @description Whether events are sent to it. */
+            enabled?: boolean;
+        };
+        WebhookItem: {
+            /** @description The endpoint. */
+            data: components["schemas"]["Webhook"];
+            meta: components["schemas"]["Meta"];
+        };
+        WebhookCreatedItem: {
+            /** @description The endpoint, with its secret. */
+            data: components["schemas"]["WebhookCreated"];
+            meta: components["schemas"]["Meta"];
+        };
+        WebhookCollection: {
+            /** @description The endpoints of this page, newest first. */
+            data: components["schemas"]["Webhook"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        /**
+         * @description `pending` until an attempt succeeds (`succeeded`: the endpoint answered 2xx in time) or the
+         *     retry schedule is spent (`failed`).
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
+        /** @description One POST of the event to the endpoint. */
+        WebhookAttempt: {
+            attempted_at: components["schemas"]["Timestamp"];
+            /** @description The HTTP status the endpoint answered; null when it answered none (refused, unreachable, timed out). */
+            status_code: number | null;
+            /** @description Why the attempt failed; null when it succeeded. */
+            error: string | null;
+            /** @description Milliseconds from the start of the attempt to its answer (or its failure). */
+            duration_ms: number;
+        };
+        /** @description One event on its way to one endpoint, and every attempt to deliver it. */
+        WebhookDeliveryEntity: {
+            id?: components["schemas"]["Id"];
+            /** @description The endpoint. */
+            webhook_id?: components["schemas"]["Id"];
+            /** @description The event's id, sent as `webhook-id` on every attempt. */
+            event_id?: string;
+            event_type?: components["schemas"]["EventType"];
+            status?: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description How many attempts were made. */
+            attempts?: number;
+            /** @description The status the last attempt was answered with; null before the first or when none came. */
+            last_status_code?: number | null;
+            /** @description Why the last attempt failed; null when it did not, or before the first. */
+            last_error?: string | null;
+            /** @description When the next attempt is due; null once the delivery succeeded or failed. */
+            next_attempt_at?: components["schemas"]["NullableTimestamp"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @description Every attempt, oldest first. */
+            attempt_log?: components["schemas"]["WebhookAttempt"][];
+        };
+        /** @description A delivery with its attempts. */
+        WebhookDelivery: WithRequired<components["schemas"]["WebhookDeliveryEntity"], "id" | "webhook_id" | "event_id" | "event_type" | "status" | "attempts" | "last_status_code" | "last_error" | "next_attempt_at" | "created_at" | "updated_at" | "attempt_log">;
+        WebhookDeliveryCollection: {
+            /** @description The deliveries of this page, newest first. */
+            data: components["schemas"]["WebhookDelivery"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
     };
     responses: {
         /** @description The representation has not changed since the `If-None-Match` / `If-Modified-Since` given. */
@@ -3040,6 +3245,8 @@ export interface components {
         KeyId: string;
         /** @description The lease's id. An id that names no lease of this agent answers 404. */
         LeaseId: string;
+        /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
+        WebhookId: string;
         /** @description How many items to pass over. */
         Skip: number;
         /**
@@ -5173,6 +5380,266 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             412: components["responses"]["ApiPreconditionFailed"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
+                limit?: components["parameters"]["CursorLimit"];
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhook endpoints. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCollection"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret (shown once). */
+            201: {
+                headers: {
+                    /** @description Path of the new endpoint. */
+                    Location: string;
+                    /** @description Always `no-store`: the answer holds a secret. */
+                    "Cache-Control"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreatedItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            408: components["responses"]["ApiRequestTimeout"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (never its secret). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
+                limit?: components["parameters"]["CursorLimit"];
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryCollection"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];

@@ -1,7 +1,9 @@
+import { lookup } from 'node:dns/promises';
 import express, { type Express } from 'express';
 import { AGENT_TOKEN_MAX_SECONDS, createAgentKeySignIn } from './auth/agent-key-sign-in';
 import { createApiKeyFinder } from './auth/api-keys';
 import { createDeviceCookies } from './auth/device-cookie';
+import { createTokenCipher } from './auth/oauth/token-cipher';
 import { createPasswordChecks } from './auth/password-sign-in';
 import { createSessionService } from './auth/sessions';
 import { createMemoryThrottleBackend, createRedisThrottleBackend, createSignInThrottle, signInThrottleLimits } from './auth/sign-in-throttle';
@@ -33,6 +35,7 @@ import { taskHandlers } from './http/routes/tasks';
 import { v1AgentKeyHandlers } from './http/routes/v1-agent-keys';
 import { v1AgentHandlers } from './http/routes/v1-agents';
 import { v1UserHandlers } from './http/routes/v1-users';
+import { v1WebhookHandlers } from './http/routes/v1-webhooks';
 import { SECURITY_HEADERS, securityHeaders, setHeaders } from './http/security-headers';
 import { createSignIn } from './http/sign-in';
 import { armResponseCheck, checkResponsesOf, createValidation } from './http/validation';
@@ -44,6 +47,14 @@ import { createTaskWakeups, type TaskWakeups } from './domain/task-wakeups';
 import { createEventFeed, type EventFeed } from './domain/event-feed';
 import { postgresEventListener, type redisEventListener } from './data/event-notifications';
 import { watchEventCommits } from './data/events-repository';
+import type { ResolveHost } from './domain/webhook-targets';
+import type { SecretSealer } from './domain/webhooks';
+
+/** Webhook signing secrets at rest: sealed under their own key, derived from TOKEN_ENCRYPTION_KEY. */
+export const createWebhookSealer = (tokenEncryptionKey: Buffer): SecretSealer => createTokenCipher(tokenEncryptionKey, 'webhook-secrets');
+
+/** Every address a name resolves to, IPv4 and IPv6, as connections would find them. */
+export const resolveWithDns: ResolveHost = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 export interface AppDependencies {
   config: Config;
@@ -70,6 +81,8 @@ export interface AppDependencies {
    * NOTIFY and its poll).
    */
   events?: EventFeed;
+  /** How webhook URLs' hosts are resolved when they are checked (node:dns by default; tests make names resolve where they need). */
+  resolveHost?: ResolveHost;
 }
 
 /** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
@@ -87,6 +100,7 @@ export function buildApp({
   sharedCounters,
   wakeups = createTaskWakeups(),
   events,
+  resolveHost = resolveWithDns,
 }: AppDependencies): Express {
   const store = createStore(db);
   const feed = events ?? createProcessEventFeed(db, logger, config);
@@ -147,6 +161,11 @@ export function buildApp({
     ...v1UserHandlers(store, config, passwords, pathTo),
     ...v1AgentHandlers(store, config, pathTo, wakeups),
     ...v1AgentKeyHandlers(store, pathTo),
+    ...v1WebhookHandlers(
+      store,
+      { sealer: createWebhookSealer(config.tokenEncryptionKey), resolveHost, allowPrivateNetworks: config.webhooks.allowPrivateNetworks, httpsOnly: config.webhooks.httpsOnly },
+      pathTo,
+    ),
     ...leaseHandlers(queue, pathTo),
     ...eventHandlers(store, streams),
     ...signIn.handlers,

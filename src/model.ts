@@ -28,6 +28,13 @@ export type Lease = Schemas['Lease'];
 export type LeaseStatus = Schemas['LeaseStatus'];
 export type LeaseClaim = Schemas['LeaseClaim'];
 export type LeaseUpdate = Schemas['LeaseUpdate'];
+export type Webhook = Schemas['Webhook'];
+export type WebhookCreate = Schemas['WebhookCreate'];
+export type WebhookCreated = Schemas['WebhookCreated'];
+export type WebhookUpdate = Schemas['WebhookUpdate'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveryStatus = Schemas['WebhookDeliveryStatus'];
+export type WebhookAttempt = Schemas['WebhookAttempt'];
 /** A user as stored: with the password hash that no response ever carries. */
 export type UserRecord = User & { password_hash: string | null };
 export type FleetEvent = Schemas['Event'];

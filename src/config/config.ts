@@ -6,6 +6,7 @@ import { isEmail } from '../domain/email';
 import { passwordProblem } from '../domain/password-policy';
 import type { RetryPolicy } from '../domain/leases';
 import type { Quotas } from '../domain/quotas';
+import type { WebhookSettings } from '../domain/webhooks';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseConfig } from '../data/database';
 import type { RedisConfig } from '../data/redis';
 import type { LogLevel } from '../logger';
@@ -33,6 +34,8 @@ export interface Config {
   leases: LeaseSettings;
   /** The event log: how long it is kept, and how its streams behave. */
   events: EventSettings;
+  /** Webhook deliveries: what may be called, how long an attempt may take, when failures are retried, how often each process looks for work. */
+  webhooks: WebhookSettings;
   validateResponses: boolean;
   shutdownTimeoutMs: number;
   /** How long a client may take to send a request, and to keep an idle connection open. */
@@ -224,6 +227,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       pollMs: integer('EVENTS_POLL_MS', 500, 50, 60_000),
       streamsPerPrincipal: integer('EVENT_STREAMS_PER_PRINCIPAL', 10, 1, 10_000),
     },
+    webhooks: parseWebhooks(env, nodeEnv, integer, boolean, problems, warnings),
     validateResponses: boolean('VALIDATE_RESPONSES', true),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     http: parseHttpTimeouts(integer, problems),
@@ -408,6 +412,47 @@ function parseLeases(integer: IntegerReader, problems: string[]): LeaseSettings 
   const retryMaxMs = integer('LEASE_RETRY_MAX_MS', 5 * 60_000, 1, 86_400_000);
   if (retryMaxMs < retryBaseMs) problems.push(`LEASE_RETRY_MAX_MS (${retryMaxMs}) must not be below LEASE_RETRY_BASE_MS (${retryBaseMs})`);
   return { retryBaseMs, retryMaxMs, sweepIntervalMs: integer('LEASE_SWEEP_INTERVAL_MS', 5000, 100, 3_600_000) };
+}
+
+/** Seconds to ten hours and more: `5s`, `5m`, `2h`, `1d`, or milliseconds (`50ms`, the tests' pace). */
+const DURATION = /^(\d+)(ms|s|m|h|d)$/;
+const DURATION_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+const MAX_WEBHOOK_RETRIES = 20;
+
+function parseWebhooks(
+  env: Env,
+  nodeEnv: Config['env'],
+  integer: IntegerReader,
+  boolean: (name: string, fallback: boolean) => boolean,
+  problems: string[],
+  warnings: string[],
+): WebhookSettings {
+  const allowPrivateNetworks = boolean('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false);
+  if (allowPrivateNetworks && nodeEnv === 'production') {
+    warnings.push('WEBHOOK_ALLOW_PRIVATE_NETWORKS=true in production: webhook endpoints may reach loopback, private and metadata addresses (server-side request forgery)');
+  }
+  if (nodeEnv === 'production' && !env.TOKEN_ENCRYPTION_KEY?.trim()) {
+    warnings.push('TOKEN_ENCRYPTION_KEY is not set: webhook signing secrets are sealed with an ephemeral key, and no other instance, nor this one after a restart, can sign with them');
+  }
+  return {
+    allowPrivateNetworks,
+    httpsOnly: nodeEnv === 'production',
+    timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    retryScheduleMs: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE, problems),
+    pollMs: integer('WEBHOOK_POLL_MS', 1000, 10, 600_000),
+    concurrency: integer('WEBHOOK_CONCURRENCY', 8, 1, 256),
+  };
+}
+
+function parseRetrySchedule(raw: string | undefined, problems: string[]): number[] {
+  const text = raw === undefined || raw.trim() === '' ? DEFAULT_WEBHOOK_RETRY_SCHEDULE : raw;
+  const delays = text.split(',').map((entry) => DURATION.exec(entry.trim()));
+  if (delays.length > MAX_WEBHOOK_RETRIES || delays.some((match) => match === null)) {
+    problems.push(`WEBHOOK_RETRY_SCHEDULE must be 1 to ${MAX_WEBHOOK_RETRIES} comma-separated delays such as 5s,5m,2h (units ms, s, m, h, d) (got "${text}")`);
+    return parseRetrySchedule(DEFAULT_WEBHOOK_RETRY_SCHEDULE, []);
+  }
+  return delays.map((match) => Number(match?.[1]) * (DURATION_MS[match?.[2] ?? 'ms'] ?? 1));
 }
 
 const MIN_METRICS_TOKEN_LENGTH = 32;

@@ -1,5 +1,5 @@
 /** Rows the service stores but never sends as they are: the repositories read and write them, the row mapper builds them. */
-import type { FleetEvent, Lease } from '../model';
+import type { FleetEvent, Lease, Webhook } from '../model';
 
 /** A lease as stored: without its task (read with it), with when it ended. */
 export type LeaseRecord = Omit<Lease, 'task'> & { ended_at: string | null };
@@ -42,3 +42,47 @@ export type EventRecord = FleetEvent & { owner_id: string | null };
 
 /** An event the domain records; the store gives it its id when the transaction commits. */
 export type NewEvent = Omit<EventRecord, 'id'>;
+/** A webhook endpoint as stored: its secret sealed, and the last event committed before it existed. */
+export type WebhookRecord = Webhook & { secret_sealed: string; after_event_id: number };
+
+/** What a matching endpoint needs to know of its owner at fan-out: whether it receives every event. */
+export interface WebhookTarget {
+  id: string;
+  owner_id: string | null;
+  /** Service keys' and admins' endpoints receive every event. */
+  receives_all: boolean;
+  types: string[] | null;
+  after_event_id: number;
+}
+
+/** A new delivery, as the fan-out writes it. */
+export interface NewDelivery {
+  webhook_id: string;
+  event_id: number;
+  event_type: string;
+  payload: string;
+}
+
+/** A delivery claimed by one sender: what it needs to make one attempt. */
+export interface ClaimedDelivery {
+  id: string;
+  webhook_id: string;
+  event_id: number;
+  payload: string;
+  attempts: number;
+  url: string;
+  secret_sealed: string;
+  claim_token: string;
+}
+
+/** How one attempt ended, and what the delivery becomes. */
+export interface AttemptRecord {
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  /** When the attempt ended: the delivery's `updated_at`. */
+  ended_at: string;
+  delivery_status: 'pending' | 'succeeded' | 'failed';
+  next_attempt_at: string | null;
+}

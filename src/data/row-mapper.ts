@@ -1,5 +1,5 @@
-import type { EventRecord, Identity, LeaseRecord, ProviderTokenRecord } from './records';
-import type { Agent, AgentKey, AgentKeyScope, Post, PostSummary, Task, TaskSummary, User } from '../model';
+import type { EventRecord, Identity, LeaseRecord, ProviderTokenRecord, WebhookRecord } from './records';
+import type { Agent, AgentKey, AgentKeyScope, Post, PostSummary, Task, TaskSummary, User, WebhookAttempt, WebhookDelivery, EventType } from '../model';
 
 /**
  * The one place that knows how SQLite and PostgreSQL return values differently: timestamps
@@ -19,6 +19,11 @@ export interface RowMapper {
   /** Never copies the secret's digest. */
   toAgentKey(row: Record<string, unknown>): AgentKey;
   /** The id as a string (PostgreSQL's bigint already is one; SQLite's is a number). */
+  /** With the sealed secret: the repository leaves it out of what it answers to reads. */
+  toWebhook(row: Record<string, unknown>): WebhookRecord;
+  /** Without its attempts: the repository adds them. */
+  toWebhookDelivery(row: Record<string, unknown>): Omit<WebhookDelivery, 'attempt_log'>;
+  toWebhookAttempt(row: Record<string, unknown>): WebhookAttempt;
   toEvent(row: Record<string, unknown>): EventRecord;
 }
 
@@ -145,6 +150,37 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       expires_at: toNullableIsoTimestamp(row.expires_at),
       last_used_at: toNullableIsoTimestamp(row.last_used_at),
       revoked_at: toNullableIsoTimestamp(row.revoked_at),
+    }),
+    toWebhook: (row) => ({
+      id: String(row.id),
+      owner_id: nullableText(row.owner_id),
+      url: String(row.url),
+      types: row.types === null || row.types === undefined ? null : (String(row.types).split(' ').filter(Boolean) as EventType[]),
+      description: nullableText(row.description),
+      enabled: Boolean(row.enabled),
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+      secret_sealed: String(row.secret_sealed),
+      after_event_id: Number(row.after_event_id),
+    }),
+    toWebhookDelivery: (row) => ({
+      id: String(row.id),
+      webhook_id: String(row.webhook_id),
+      event_id: String(row.event_id),
+      event_type: row.event_type as EventType,
+      status: row.status as WebhookDelivery['status'],
+      attempts: Number(row.attempts),
+      last_status_code: row.last_status_code === null || row.last_status_code === undefined ? null : Number(row.last_status_code),
+      last_error: nullableText(row.last_error),
+      next_attempt_at: toNullableIsoTimestamp(row.next_attempt_at),
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+    }),
+    toWebhookAttempt: (row) => ({
+      attempted_at: toIsoTimestamp(row.attempted_at),
+      status_code: row.status_code === null || row.status_code === undefined ? null : Number(row.status_code),
+      error: nullableText(row.error),
+      duration_ms: Number(row.duration_ms),
     }),
   };
 }

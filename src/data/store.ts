@@ -12,6 +12,7 @@ import { createRowMapper } from './row-mapper';
 import { compileSessionsQueries, createSessionsRepository, type SessionsRepository } from './sessions-repository';
 import { compileTasksQueries, createTasksRepository, type TasksRepository } from './tasks-repository';
 import { createUsersRepository, type UsersRepository } from './users-repository';
+import { compileWebhooksQueries, createWebhooksRepository, type WebhooksRepository } from './webhooks-repository';
 
 /** The repositories over one connection or transaction; domain code sees only this. */
 export interface Store {
@@ -26,6 +27,7 @@ export interface Store {
   agentKeys: AgentKeysRepository;
   /** The fleet's history; what a transaction records is written as it commits. */
   events: EventsRepository;
+  webhooks: WebhooksRepository;
   /** Runs `work` in one transaction; rows read with `lock` stay locked until it ends. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
 }
@@ -37,6 +39,7 @@ export function createStore(db: Database): Store {
   const tasks = compileTasksQueries(db, postgres);
   const sessions = compileSessionsQueries(db);
   const agentKeys = compileAgentKeysQueries(db);
+  const webhooks = compileWebhooksQueries(db);
   // A transaction uses two or three of the repositories: each is made on first use.
   const bind = (executor: Executor, pending: PendingEvents | undefined): Store => {
     const inTransaction = pending !== undefined;
@@ -50,6 +53,7 @@ export function createStore(db: Database): Store {
     let sessionsRepository: SessionsRepository | undefined;
     let agentKeysRepository: AgentKeysRepository | undefined;
     let eventsRepository: EventsRepository | undefined;
+    let webhooksRepository: WebhooksRepository | undefined;
     const store: Store = {
       get agents() {
         return (agentsRepository ??= createAgentsRepository(executor, mapper, postgres, agents));
@@ -82,6 +86,9 @@ export function createStore(db: Database): Store {
         return (eventsRepository ??= createEventsRepository(executor, mapper, postgres, pending));
       },
       transaction: (work) => (inTransaction ? work(store) : runWithEvents(work)),
+      get webhooks() {
+        return (webhooksRepository ??= createWebhooksRepository(executor, mapper, postgres, webhooks));
+      },
     };
     return store;
   };

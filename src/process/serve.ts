@@ -1,7 +1,7 @@
 import type { Worker } from 'node:cluster';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildApp, createProcessEventFeed } from '../app';
+import { buildApp, createProcessEventFeed, createWebhookSealer } from '../app';
 import { createTokenService } from '../auth/tokens';
 import { primaryLink } from './cluster-ipc';
 import { answerMetricsRequests } from './cluster-metrics';
@@ -18,6 +18,8 @@ import { createMetricsServer } from '../http/metrics-server';
 import { createMetrics, observeRedis } from '../http/observability';
 import { startEventPruner } from './event-pruner';
 import { startLeaseSweeper } from './lease-sweeper';
+import { startWebhookEngine } from './webhook-engine';
+import { createWebhookSender } from './webhook-sender';
 import { connectSharedCounters } from './shared-counters';
 import { createLogger } from '../logger';
 
@@ -51,6 +53,13 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
   const store = createStore(db);
   const sweeper = startLeaseSweeper({ store, retry: config.leases, wakeups, quotas: config.quotas }, config.leases.sweepIntervalMs, logger);
   const pruner = startEventPruner(store, config.events.retentionHours, logger);
+  const webhooks = startWebhookEngine({
+    store,
+    sealer: createWebhookSealer(config.tokenEncryptionKey),
+    sender: createWebhookSender({ allowPrivateNetworks: config.webhooks.allowPrivateNetworks, timeoutMs: config.webhooks.timeoutMs }),
+    settings: config.webhooks,
+    logger,
+  });
 
   const server = createHttpServer(app, { logger, metrics, timeouts: config.http }).listen(config.port, config.host);
   const drain = prepareDrain(server);
@@ -83,7 +92,9 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
     // Claims waiting for a task answer 204 now, rather than hold the drain for up to their wait.
     wakeups.close();
     // Event streams end now, and their clients reconnect to another instance with Last-Event-ID.
-    await Promise.all([drain.start(), sweeper.stop(), pruner.stop(), events.close()]);
+    // Webhook attempts under way end within WEBHOOK_TIMEOUT_MS; one cut short by the exit keeps its
+    // claim until it expires, and is made again.
+    await Promise.all([drain.start(), sweeper.stop(), pruner.stop(), events.close(), webhooks.stop()]);
     unpublish?.();
     await db.destroy();
     await redis?.close();

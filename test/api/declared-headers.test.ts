@@ -109,6 +109,12 @@ const RECIPES: Record<string, Recipe> = {
   'PATCH /api/v1/agents/{agent_id}/leases/{lease_id} 200': async (c) => c.call('PATCH', await newLease(c), { body: { progress: { percent: 10 } } }),
   'DELETE /api/v1/agents/{agent_id}/leases/{lease_id} 204': async (c) => c.call('DELETE', await newLease(c)),
   'GET /api/v1/events 200': (c) => c.call('GET', `/api/v1/events?agent_id=${c.ids.v1Agent}&limit=5`),
+  'GET /api/v1/webhooks 200': (c) => c.call('GET', '/api/v1/webhooks'),
+  'POST /api/v1/webhooks 201': (c) => c.call('POST', '/api/v1/webhooks', { body: { url: WEBHOOK_URL } }),
+  'GET /api/v1/webhooks/{webhook_id} 200': async (c) => c.call('GET', `/api/v1/webhooks/${await newWebhook(c)}`),
+  'PATCH /api/v1/webhooks/{webhook_id} 200': async (c) => c.call('PATCH', `/api/v1/webhooks/${await newWebhook(c)}`, { body: { enabled: false } }),
+  'DELETE /api/v1/webhooks/{webhook_id} 204': async (c) => c.call('DELETE', `/api/v1/webhooks/${await newWebhook(c)}`),
+  'GET /api/v1/webhooks/{webhook_id}/deliveries 200': async (c) => c.call('GET', `/api/v1/webhooks/${await newWebhook(c)}/deliveries`),
   'GET /api/v1/me 200': (c) => c.call('GET', '/api/v1/me'),
   'GET /api/v1/me 304': (c) => c.revalidate('/api/v1/me'),
   'POST /api/auth/login 200': (c) => c.call('POST', '/api/auth/login', { as: null, body: { email: c.owner.user.email, password: c.owner.password } }),
@@ -153,6 +159,16 @@ async function created(c: Context, path: string, body: unknown = { name: 'doomed
 async function newKey(c: Context): Promise<string> {
   const res = await c.call('POST', `/api/v1/agents/${c.ids.v1Agent}/keys`, { body: { name: 'headers' } });
   if (res.status !== 201) throw new Error(`creating a key answered ${res.status}`);
+  return ((await res.json()) as { data: { id: string } }).data.id;
+}
+
+/** A public address: endpoints are checked without name resolution. */
+const WEBHOOK_URL = 'https://93.184.216.34/hook';
+
+/** The id of a new webhook endpoint of the owner. */
+async function newWebhook(c: Context): Promise<string> {
+  const res = await c.call('POST', '/api/v1/webhooks', { body: { url: WEBHOOK_URL } });
+  if (res.status !== 201) throw new Error(`creating a webhook answered ${res.status}`);
   return ((await res.json()) as { data: { id: string } }).data.id;
 }
 

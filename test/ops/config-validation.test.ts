@@ -258,3 +258,45 @@ describe('the real server process with a bad value', () => {
     }
   });
 });
+
+describe('webhook settings', () => {
+  it('when nothing is set, then endpoints must be public, attempts last 10 s, retries follow 5 s to 10 h, and each process looks every second, 8 at a time', () => {
+    expect(loadConfig({}).webhooks).toEqual({
+      allowPrivateNetworks: false,
+      httpsOnly: false,
+      timeoutMs: 10_000,
+      retryScheduleMs: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      pollMs: 1000,
+      concurrency: 8,
+    });
+    expect(loadConfig(PRODUCTION).webhooks.httpsOnly).toBe(true);
+  });
+
+  it('when they are set, then they are read: a schedule in ms, s, m, h or d', () => {
+    const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_RETRY_SCHEDULE: '50ms, 2s,1m,1h,1d', WEBHOOK_POLL_MS: '20', WEBHOOK_CONCURRENCY: '2' };
+    expect(loadConfig(env).webhooks).toEqual({ allowPrivateNetworks: true, httpsOnly: false, timeoutMs: 500, retryScheduleMs: [50, 2000, 60_000, 3_600_000, 86_400_000], pollMs: 20, concurrency: 2 });
+  });
+
+  it.each([
+    [{ WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, 'WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated delays such as 5s,5m,2h (units ms, s, m, h, d) (got "5s,soon")'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '5' }, 'WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated delays such as 5s,5m,2h (units ms, s, m, h, d) (got "5")'],
+    [{ WEBHOOK_RETRY_SCHEDULE: Array(21).fill('1s').join(',') }, `WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated delays such as 5s,5m,2h (units ms, s, m, h, d) (got "${Array(21).fill('1s').join(',')}")`],
+    [{ WEBHOOK_TIMEOUT_MS: '50' }, 'WEBHOOK_TIMEOUT_MS must be an integer from 100 to 120000 (got "50")'],
+    [{ WEBHOOK_POLL_MS: '0' }, 'WEBHOOK_POLL_MS must be an integer from 10 to 600000 (got "0")'],
+    [{ WEBHOOK_CONCURRENCY: '0' }, 'WEBHOOK_CONCURRENCY must be an integer from 1 to 256 (got "0")'],
+    [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'sometimes' }, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false (got "sometimes")'],
+  ])('when %j, then the start is refused', (env, message) => {
+    expect(problemsOf(env as Record<string, string>)).toEqual([message]);
+  });
+
+  it('when production allows private networks, or has no TOKEN_ENCRYPTION_KEY to seal signing secrets with, then warnings say so', () => {
+    expect(loadConfig({ ...PRODUCTION, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }).warnings).toContain(
+      'WEBHOOK_ALLOW_PRIVATE_NETWORKS=true in production: webhook endpoints may reach loopback, private and metadata addresses (server-side request forgery)',
+    );
+    expect(loadConfig(PRODUCTION).warnings).toContain(
+      'TOKEN_ENCRYPTION_KEY is not set: webhook signing secrets are sealed with an ephemeral key, and no other instance, nor this one after a restart, can sign with them',
+    );
+    const keyed = loadConfig({ ...PRODUCTION, TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') });
+    expect(keyed.warnings.filter((warning) => warning.includes('WEBHOOK') || warning.includes('TOKEN_ENCRYPTION_KEY'))).toEqual([]);
+  });
+});

@@ -19,6 +19,7 @@ import type { DatabaseConfig, DatabaseLimits } from '../../src/data/database';
 import { connectDatabase, type Database } from '../../src/data/database';
 import { createHttpServer } from '../../src/http/http-server';
 import type { ApiDocument } from '../../src/contract/openapi';
+import type { ResolveHost } from '../../src/domain/webhook-targets';
 import { createMetrics, type Metrics } from '../../src/http/observability';
 import { createLogger } from '../../src/logger';
 import { PG_TEST_URL } from './services';
@@ -158,14 +159,14 @@ let userCounter = 0;
  * `overrides.database.limits`, when given, bound the test database's waits (its client and file are
  * the test's own). `options.apiDocument` replaces api.yaml (a planted document, for tests of the tests).
  */
-export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}, options: { apiDocument?: ApiDocument } = {}): Promise<TestApp> {
+export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}, options: { apiDocument?: ApiDocument; resolveHost?: ResolveHost } = {}): Promise<TestApp> {
   const database = await openTestDatabase(kind, overrides.database?.limits);
   const config = testConfig({ logLevel: 'info', ...overrides, database: database.config });
   const logs = new LogCapture();
   const tokens = createTokenService(config.auth.jwt);
   const logger = createLogger(config, logs);
   const metrics = createMetrics();
-  const app = buildApp({ config, db: database.db, logger, tokens, metrics, apiDocument: options.apiDocument });
+  const app = buildApp({ config, db: database.db, logger, tokens, metrics, apiDocument: options.apiDocument, resolveHost: options.resolveHost });
   let server: Server | undefined;
   let baseUrl: Promise<string> | undefined;
   const listen = () => {

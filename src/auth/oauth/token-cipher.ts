@@ -16,8 +16,9 @@ export function deriveKey(masterKey: Buffer, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `agent-fleet/${purpose}`, 32));
 }
 
-export function createTokenCipher(masterKey: Buffer): TokenCipher {
-  const key = deriveKey(masterKey, 'provider-tokens');
+/** `purpose` keeps each kind of value under a key of its own (provider tokens, webhook secrets). */
+export function createTokenCipher(masterKey: Buffer, purpose = 'provider-tokens'): TokenCipher {
+  const key = deriveKey(masterKey, purpose);
   return {
     seal(plaintext, context) {
       const iv = randomBytes(IV_BYTES);

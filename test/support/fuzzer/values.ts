@@ -120,6 +120,9 @@ export function generateValid(input: Schema, random: Random, depth = 0): unknown
           return `fuzz-${random.hex(10)}@example.test`;
         case 'password':
           return `pw-${random.hex(Math.max(6, Math.min(min, 30)))}`;
+        case 'uri':
+          // A public address: webhook URLs are checked without name resolution, and nothing is ever sent to it.
+          return `https://93.184.216.34/fuzz-${random.hex(8)}`;
       }
       if (typeof schema.pattern === 'string' && schema.pattern !== '\\S') return fromPattern(schema.pattern, random, min, max);
       return randomText(random, Math.max(min, schema.pattern ? 1 : 0), max);

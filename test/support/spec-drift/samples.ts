@@ -80,6 +80,9 @@ function samplesOfType(name: string, schema: Schema, type: string): unknown[] {
           return [new Date(Date.UTC(2031, 4, 6, 7, 8, 9, 123)).toISOString()];
         case 'date':
           return ['2031-05-06'];
+        case 'uri':
+          // A public address: webhook URLs are checked without name resolution, and nothing is ever sent to it.
+          return [`https://93.184.216.34/drift-${unique()}`];
       }
       // The empty string, where allowed, is a value of its own (not an absent one).
       return [textFor(name, schema), ''];

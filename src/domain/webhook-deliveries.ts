@@ -1,0 +1,88 @@
+import type { AttemptRecord, ClaimedDelivery, EventRecord, NewDelivery, WebhookTarget } from '../data/records';
+import type { Store } from '../data/store';
+
+export type { ClaimedDelivery } from '../data/records';
+
+/** Events turned into deliveries per transaction: a backlog is worked through in bounded steps. */
+export const FANOUT_BATCH = 500;
+
+/** The event as every endpoint receives it, and as its signature covers it. */
+export function eventBody(event: EventRecord): string {
+  return JSON.stringify({ id: event.id, type: event.type, occurred_at: event.occurred_at, agent_id: event.agent_id, task_id: event.task_id, data: event.data });
+}
+
+/** Whether an endpoint receives an event: one committed after it was created, of a type it wants, about an agent it may see. */
+export function receives(target: WebhookTarget, event: EventRecord): boolean {
+  if (Number(event.id) <= target.after_event_id) return false;
+  if (target.types !== null && !target.types.includes(event.type)) return false;
+  return target.receives_all || (event.owner_id !== null && event.owner_id === target.owner_id);
+}
+
+/**
+ * One fan-out step: in one transaction holding the fan-out mark, the events after it (at most
+ * `batch`) become one pending delivery per enabled endpoint that receives them, and the mark
+ * moves past them. On PostgreSQL a process that finds the mark locked does nothing (another is
+ * at it); on SQLite the transaction's write lock serialises processes. A step that fails
+ * leaves the mark where it was, and the unique (endpoint, event) pair makes a repeated step
+ * harmless. Answers the number of events read: `batch` means there may be more.
+ */
+export async function fanOutEvents(store: Store, clock: () => number = Date.now, batch = FANOUT_BATCH): Promise<number> {
+  const mark = await store.webhooks.fanoutMark();
+  if ((await store.webhooks.newestEventId()) <= mark) return 0;
+  return store.transaction(async (tx) => {
+    const locked = await tx.webhooks.lockFanoutMark();
+    if (locked === undefined) return 0;
+    const events = await tx.webhooks.eventsAfter(locked, batch);
+    const last = events.at(-1);
+    if (!last) return 0;
+    const targets = await tx.webhooks.enabledTargets();
+    const deliveries: NewDelivery[] = [];
+    for (const event of events) {
+      const matching = targets.filter((target) => receives(target, event));
+      if (matching.length === 0) continue;
+      const payload = eventBody(event);
+      for (const target of matching) deliveries.push({ webhook_id: target.id, event_id: Number(event.id), event_type: event.type, payload });
+    }
+    await tx.webhooks.insertDeliveries(deliveries, new Date(clock()).toISOString());
+    await tx.webhooks.setFanoutMark(Number(last.id));
+    return events.length;
+  });
+}
+
+/** How long a claimed delivery stays with its sender: beyond the longest attempt, so that two attempts never overlap. */
+export const claimLeaseMs = (timeoutMs: number): number => timeoutMs * 2 + 5000;
+
+/** Takes one due delivery for this process, if there is one. */
+export async function claimDelivery(store: Store, timeoutMs: number, clock: () => number = Date.now): Promise<ClaimedDelivery | undefined> {
+  const at = clock();
+  return store.webhooks.claimDue(new Date(at).toISOString(), new Date(at + claimLeaseMs(timeoutMs)).toISOString());
+}
+
+/** What one attempt came to: a status code when the endpoint answered, an error unless it succeeded. */
+export interface AttemptResult {
+  startedAt: number;
+  durationMs: number;
+  statusCode: number | null;
+  /** Null: the endpoint answered 2xx in time. */
+  error: string | null;
+}
+
+/**
+ * Records an attempt: the delivery succeeded, waits for its next attempt (the schedule's delay
+ * for this retry, from the attempt's end), or failed once the schedule is spent. False when the
+ * claim was lost meanwhile (the endpoint was deleted, or the lease expired and another took it).
+ */
+export async function recordAttempt(store: Store, claim: ClaimedDelivery, result: AttemptResult, retryScheduleMs: readonly number[]): Promise<boolean> {
+  const endedAt = result.startedAt + result.durationMs;
+  const retry = retryScheduleMs[claim.attempts];
+  const record: AttemptRecord = {
+    attempted_at: new Date(result.startedAt).toISOString(),
+    status_code: result.statusCode,
+    error: result.error,
+    duration_ms: Math.max(0, Math.round(result.durationMs)),
+    ended_at: new Date(endedAt).toISOString(),
+    delivery_status: result.error === null ? 'succeeded' : retry === undefined ? 'failed' : 'pending',
+    next_attempt_at: result.error === null || retry === undefined ? null : new Date(endedAt + retry).toISOString(),
+  };
+  return store.transaction((tx) => tx.webhooks.recordAttempt(claim, record));
+}

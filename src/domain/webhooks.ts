@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { isForeignKeyViolation } from '../data/database-errors';
+import { newId, nextTimestamp } from '../data/ids';
+import type { Store } from '../data/store';
+import { notAuthenticated, webhookNotFound } from '../errors';
+import type { Webhook, WebhookCreate, WebhookCreated, WebhookDelivery, WebhookUpdate } from '../model';
+import { assertNotAgentKey, ownerOf, ownerScope, type Principal } from './access';
+import type { ListQuery, ListResult } from './collection';
+import { assertDeliverableUrl, type ResolveHost } from './webhook-targets';
+
+/** What starts every signing secret (the Standard Webhooks convention): the rest is 32 random bytes in base64. */
+export const WEBHOOK_SECRET_MARK = 'whsec_';
+
+/** How deliveries are made: the configuration (WEBHOOK_*) as the engine and the routes use it. */
+export interface WebhookSettings {
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: endpoints may be on loopback, private and reserved addresses. */
+  allowPrivateNetworks: boolean;
+  /** Production: endpoints must be https. */
+  httpsOnly: boolean;
+  /** WEBHOOK_TIMEOUT_MS: an attempt that has no answer by then failed. */
+  timeoutMs: number;
+  /** WEBHOOK_RETRY_SCHEDULE: the wait before each retry; once spent, the delivery has failed. */
+  retryScheduleMs: readonly number[];
+  /** WEBHOOK_POLL_MS: how often each process looks for new events and due deliveries. */
+  pollMs: number;
+  /** WEBHOOK_CONCURRENCY: attempts one process makes at once. */
+  concurrency: number;
+}
+
+/** Seals secrets at rest (AES-256-GCM under a key derived from TOKEN_ENCRYPTION_KEY), bound to their endpoint. */
+export interface SecretSealer {
+  seal(plaintext: string, context: string): string;
+  /** Throws when the value was not sealed with this key and context. */
+  open(sealed: string, context: string): string;
+}
+
+/** What creating and changing endpoints needs beside the store. */
+export interface WebhookRules {
+  sealer: SecretSealer;
+  resolveHost: ResolveHost;
+  allowPrivateNetworks: boolean;
+  httpsOnly: boolean;
+}
+
+/** The context a secret is sealed in: a sealed secret copied to another endpoint's row does not open. */
+export const secretContext = (webhookId: string): string => `webhook-secret:${webhookId}`;
+
+/** Users manage their own endpoints (another's reads as missing); admins and service keys every one; agent keys none (403). */
+async function findManaged(store: Store, principal: Principal, webhookId: string) {
+  assertNotAgentKey(principal);
+  return (await store.webhooks.find(webhookId, ownerScope(principal))) ?? Promise.reject(webhookNotFound());
+}
+
+const withoutSecret = ({ secret_sealed: _secret, after_event_id: _after, ...webhook }: Webhook & { secret_sealed: string; after_event_id: number }): Webhook => webhook;
+
+export async function listWebhooks(store: Store, principal: Principal, query: ListQuery): Promise<ListResult<Webhook>> {
+  assertNotAgentKey(principal);
+  return store.webhooks.list(query, ownerScope(principal));
+}
+
+/**
+ * A new endpoint, which receives the events committed after it (the newest event's id is its
+ * starting mark), and its signing secret, in this answer only: the store keeps it sealed. A
+ * service key's endpoint has no owner and, as an admin's, receives every event.
+ */
+export async function createWebhook(store: Store, principal: Principal, input: WebhookCreate, rules: WebhookRules, clock: () => number = Date.now): Promise<WebhookCreated> {
+  assertNotAgentKey(principal);
+  await assertDeliverableUrl(input.url, rules);
+  const id = newId();
+  const secret = `${WEBHOOK_SECRET_MARK}${randomBytes(32).toString('base64')}`;
+  const at = new Date(clock()).toISOString();
+  const webhook: Webhook = {
+    id,
+    owner_id: ownerOf(principal),
+    url: input.url,
+    types: input.types ?? null,
+    description: input.description ?? null,
+    enabled: true,
+    created_at: at,
+    updated_at: at,
+  };
+  try {
+    await store.webhooks.insert({ ...webhook, secret_sealed: rules.sealer.seal(secret, secretContext(id)), after_event_id: await store.webhooks.newestEventId() });
+  } catch (error) {
+    // The owner was deleted meanwhile: their credential no longer names anyone.
+    if (isForeignKeyViolation(error)) throw notAuthenticated();
+    throw error;
+  }
+  return { ...webhook, secret };
+}
+
+export async function getWebhook(store: Store, principal: Principal, webhookId: string): Promise<Webhook> {
+  return withoutSecret(await findManaged(store, principal, webhookId));
+}
+
+export async function updateWebhook(store: Store, principal: Principal, webhookId: string, input: WebhookUpdate, rules: WebhookRules): Promise<Webhook> {
+  const current = await findManaged(store, principal, webhookId);
+  if (input.url !== undefined) await assertDeliverableUrl(input.url, rules);
+  const changes = {
+    ...(input.url === undefined ? {} : { url: input.url }),
+    ...(input.types === undefined ? {} : { types: input.types }),
+    ...(input.description === undefined ? {} : { description: input.description }),
+    ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+    updated_at: nextTimestamp(current.updated_at),
+  };
+  await store.webhooks.update(webhookId, changes);
+  return withoutSecret({ ...current, ...changes });
+}
+
+export async function deleteWebhook(store: Store, principal: Principal, webhookId: string): Promise<void> {
+  await findManaged(store, principal, webhookId);
+  if (!(await store.transaction((tx) => tx.webhooks.remove(webhookId)))) throw webhookNotFound();
+}
+
+export async function listWebhookDeliveries(store: Store, principal: Principal, webhookId: string, query: ListQuery): Promise<ListResult<WebhookDelivery>> {
+  await findManaged(store, principal, webhookId);
+  return store.webhooks.listDeliveries(webhookId, query);
+}
