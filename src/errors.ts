@@ -16,7 +16,9 @@ export type ErrorCode =
   | 'quota_exceeded'
   | 'lease_lost'
   | 'unsupported_media_type'
-  | 'rate_limit_exceeded';
+  | 'rate_limit_exceeded'
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_reused';
 
 /** One offending field or parameter, as api.yaml's FieldError describes it. */
 export type FieldProblem = components['schemas']['FieldError'];
@@ -60,6 +62,16 @@ const LEASE_LOST_MESSAGES: Record<LeaseEnd, string> = {
 
 /** A worker acts on a lease that is no longer `active` (409 `LEASE_LOST`); nothing was written. */
 export const leaseLost = (reason: LeaseEnd) => new AppError('lease_lost', LEASE_LOST_MESSAGES[reason], { reason, lease_status: reason });
+
+/** The first request with this Idempotency-Key is still running: nothing was done, the client asks again later. */
+export const idempotencyKeyInUse = (retryAfterSeconds: number) =>
+  new AppError('idempotency_key_in_use', `The first request with this Idempotency-Key is still running: send it again in ${retryAfterSeconds} s for its answer`, undefined, false, {
+    'Retry-After': String(retryAfterSeconds),
+  });
+
+/** The Idempotency-Key was sent before with another method, path or body: nothing was done. */
+export const idempotencyKeyReused = (message = 'This Idempotency-Key was sent before with another method, path or body: use a new key for this request') =>
+  new AppError('idempotency_key_reused', message);
 
 /** A value the schema allows but the rules do not (raised by domain code: 400). */
 export const invalidValue = (message: string, fields: FieldProblem[]) =>

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isEmail } from '../domain/email';
 import { passwordProblem } from '../domain/password-policy';
+import type { IdempotencySettings } from '../domain/idempotency';
 import type { RetryPolicy } from '../domain/leases';
 import type { Quotas } from '../domain/quotas';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseConfig } from '../data/database';
@@ -31,6 +32,8 @@ export interface Config {
   quotas: Quotas;
   /** The work queue: how retries back off, and how often expired leases are swept. */
   leases: LeaseSettings;
+  /** How long the answer to a create sent with an Idempotency-Key is kept for its retries (IDEMPOTENCY_KEY_TTL_HOURS). */
+  idempotency: IdempotencySettings;
   validateResponses: boolean;
   shutdownTimeoutMs: number;
   /** How long a client may take to send a request, and to keep an idle connection open. */
@@ -205,6 +208,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       storedBytesPerUser: integer('QUOTA_STORED_BYTES_PER_USER', 100 * MIB, 0, 1024 * 1024 * MIB),
     },
     leases: parseLeases(integer, problems),
+    idempotency: { ttlHours: integer('IDEMPOTENCY_KEY_TTL_HOURS', 24, 1, 24 * 30) },
     validateResponses: boolean('VALIDATE_RESPONSES', true),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     http: parseHttpTimeouts(integer, problems),

@@ -36,3 +36,27 @@ export interface ProviderTokenRecord extends SealedTokens {
   created_at: string;
   updated_at: string;
 }
+
+/** The answer kept for an Idempotency-Key: what its retries get again. */
+export interface KeptAnswer {
+  status: number;
+  content_type: string | null;
+  location: string | null;
+  etag: string | null;
+  cache_control: string | null;
+  /** The body as sent, or sealed (AES-256-GCM) when `sealed`. */
+  body: string | null;
+  sealed: boolean;
+}
+
+/** A create's Idempotency-Key: in flight while `answer` is null. */
+export interface IdempotencyRecord {
+  principal: string;
+  key: string;
+  fingerprint: string;
+  /** The attempt that holds the row (a takeover gives it a new one). */
+  owner: string;
+  started_at: string;
+  expires_at: string;
+  answer: KeptAnswer | null;
+}

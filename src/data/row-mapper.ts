@@ -1,4 +1,4 @@
-import type { Identity, LeaseRecord, ProviderTokenRecord } from './records';
+import type { IdempotencyRecord, Identity, LeaseRecord, ProviderTokenRecord } from './records';
 import type { Agent, AgentKey, AgentKeyScope, Post, PostSummary, Task, TaskSummary, User } from '../model';
 
 /**
@@ -18,6 +18,7 @@ export interface RowMapper {
   toProviderToken(row: Record<string, unknown>): ProviderTokenRecord;
   /** Never copies the secret's digest. */
   toAgentKey(row: Record<string, unknown>): AgentKey;
+  toIdempotencyRecord(row: Record<string, unknown>): IdempotencyRecord;
 }
 
 export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
@@ -26,6 +27,27 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
     return dialect === 'sqlite' && typeof value === 'string' ? JSON.parse(value) : value;
   };
   return {
+    toIdempotencyRecord: (row) => ({
+      principal: String(row.principal),
+      key: String(row.key),
+      fingerprint: String(row.fingerprint),
+      owner: String(row.owner),
+      started_at: toIsoTimestamp(row.started_at),
+      expires_at: toIsoTimestamp(row.expires_at),
+      answer:
+        row.status === null || row.status === undefined
+          ? null
+          : {
+              status: Number(row.status),
+              content_type: nullableText(row.content_type),
+              location: nullableText(row.location),
+              etag: nullableText(row.etag),
+              cache_control: nullableText(row.cache_control),
+              body: nullableText(row.body),
+              // SQLite hands booleans back as 0 and 1.
+              sealed: row.sealed === true || row.sealed === 1,
+            },
+    }),
     toUser: (row) => ({
       id: String(row.id),
       name: String(row.name),

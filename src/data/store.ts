@@ -3,6 +3,7 @@ import { compileAgentKeysQueries, createAgentKeysRepository, type AgentKeysRepos
 import { compileAgentsQueries, createAgentsRepository, type AgentsRepository } from './agents-repository';
 import type { Executor } from './compiled-query';
 import { isPostgres, type Database } from './database';
+import { createIdempotencyKeysRepository, type IdempotencyKeysRepository } from './idempotency-keys-repository';
 import { createIdentitiesRepository, type IdentitiesRepository } from './identities-repository';
 import { createLeasesRepository, type LeasesRepository } from './leases-repository';
 import { createPostsRepository, type PostsRepository } from './posts-repository';
@@ -23,6 +24,7 @@ export interface Store {
   providerTokens: ProviderTokensRepository;
   sessions: SessionsRepository;
   agentKeys: AgentKeysRepository;
+  idempotencyKeys: IdempotencyKeysRepository;
   /** Runs `work` in one transaction; rows read with `lock` stay locked until it ends. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
 }
@@ -45,6 +47,7 @@ export function createStore(db: Database): Store {
     let providerTokensRepository: ProviderTokensRepository | undefined;
     let sessionsRepository: SessionsRepository | undefined;
     let agentKeysRepository: AgentKeysRepository | undefined;
+    let idempotencyKeysRepository: IdempotencyKeysRepository | undefined;
     const store: Store = {
       get agents() {
         return (agentsRepository ??= createAgentsRepository(executor, mapper, postgres, agents));
@@ -72,6 +75,9 @@ export function createStore(db: Database): Store {
       },
       get agentKeys() {
         return (agentKeysRepository ??= createAgentKeysRepository(executor, mapper, agentKeys));
+      },
+      get idempotencyKeys() {
+        return (idempotencyKeysRepository ??= createIdempotencyKeysRepository(executor, mapper));
       },
       transaction: (work) => (inTransaction ? work(store) : runTransaction(db, (trx) => work(bind(trx, true)))),
     };

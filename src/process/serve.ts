@@ -14,6 +14,7 @@ import { prepareDrain } from '../http/drain';
 import { createHttpServer } from '../http/http-server';
 import { createMetricsServer } from '../http/metrics-server';
 import { createMetrics, observeRedis } from '../http/observability';
+import { startIdempotencyPurge } from './idempotency-purge';
 import { startLeaseSweeper } from './lease-sweeper';
 import { connectSharedCounters } from './shared-counters';
 import { createLogger } from '../logger';
@@ -42,7 +43,9 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
   const lifecycle = { draining: false };
   const wakeups = createTaskWakeups();
   const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle, sharedCounters, wakeups });
-  const sweeper = startLeaseSweeper({ store: createStore(db), retry: config.leases, wakeups, quotas: config.quotas }, config.leases.sweepIntervalMs, logger);
+  const store = createStore(db);
+  const sweeper = startLeaseSweeper({ store, retry: config.leases, wakeups, quotas: config.quotas }, config.leases.sweepIntervalMs, logger);
+  const purge = startIdempotencyPurge(store, logger);
 
   const server = createHttpServer(app, { logger, metrics, timeouts: config.http }).listen(config.port, config.host);
   const drain = prepareDrain(server);
@@ -74,7 +77,7 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
     metricsServer?.closeAllConnections();
     // Claims waiting for a task answer 204 now, rather than hold the drain for up to their wait.
     wakeups.close();
-    await Promise.all([drain.start(), sweeper.stop()]);
+    await Promise.all([drain.start(), sweeper.stop(), purge.stop()]);
     await db.destroy();
     await redis?.close();
     logger.info('stopped');

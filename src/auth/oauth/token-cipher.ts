@@ -16,8 +16,9 @@ export function deriveKey(masterKey: Buffer, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `agent-fleet/${purpose}`, 32));
 }
 
-export function createTokenCipher(masterKey: Buffer): TokenCipher {
-  const key = deriveKey(masterKey, 'provider-tokens');
+/** `purpose` names what the cipher seals: each purpose has a key of its own. */
+export function createTokenCipher(masterKey: Buffer, purpose = 'provider-tokens'): TokenCipher {
+  const key = deriveKey(masterKey, purpose);
   return {
     seal(plaintext, context) {
       const iv = randomBytes(IV_BYTES);

@@ -7,6 +7,7 @@ import * as quotas from './005-quotas';
 import * as agentKeys from './006-agent-keys';
 import * as taskLeases from './007-task-leases';
 import * as events from './008-events';
+import * as idempotencyKeys from './010-idempotency-keys';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -20,6 +21,7 @@ const migrations: Array<[string, Migration]> = [
   ['006-agent-keys', agentKeys],
   ['007-task-leases', taskLeases],
   ['008-events', events],
+  ['010-idempotency-keys', idempotencyKeys],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
