@@ -177,6 +177,21 @@ describe.each(reachableDatabaseKinds())('Idempotency-Key on creates [%s]', (kind
     expect(valid.headers.get('idempotent-replayed')).toBeNull();
   });
 
+  it('when the create fails with a 5xx, then nothing is kept and the same key runs again', async () => {
+    const key = newKey();
+    const db = app.database.db;
+    await db.schema.renameTable('agents', 'agents_gone');
+    try {
+      expect((await post('/api/v1/agents', { name: 'after a fault', type: 'type_a' }, { key })).status).toBe(500);
+    } finally {
+      await db.schema.renameTable('agents_gone', 'agents');
+    }
+    expect(await rowsOf(key)).toEqual([]);
+    const retried = await post('/api/v1/agents', { name: 'after a fault', type: 'type_a' }, { key });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   it("when the handler refuses the create (a paused agent's 409), then that answer is kept and replayed even after the agent resumes", async () => {
     const agent = await newAgent();
     expect((await send(base, 'PATCH', `/api/v1/agents/${agent}`, { status: 'paused' }, {}, app.user)).status).toBe(200);
