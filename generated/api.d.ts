@@ -1746,7 +1746,7 @@ export interface components {
              * @description The error's code. Each response narrows it to the codes its status carries.
              * @enum {string}
              */
-            error: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "state_conflict" | "quota_exceeded" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "request_timeout" | "expectation_failed" | "headers_too_large" | "internal_error" | "service_unavailable";
+            error: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "state_conflict" | "quota_exceeded" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "request_timeout" | "expectation_failed" | "headers_too_large" | "internal_error" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused";
             /** @description What went wrong, in words for people; match on `error`, not on this text. */
             message: string;
             /** @description The specification's detail text (`Agent not found`, `Not authenticated`, `Invalid API key`...), for clients written against FastAPI; only on the bodies that carry one. */
@@ -1786,6 +1786,46 @@ export interface components {
         StateConflictError: components["schemas"]["Error"] & {
             /** @constant */
             error?: "state_conflict";
+        };
+        /** @description The first request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+        IdempotencyKeyInUseError: components["schemas"]["Error"] & {
+            /** @constant */
+            error?: "idempotency_key_in_use";
+        };
+        /** @description This `Idempotency-Key` was sent before with another method, path or body. */
+        IdempotencyKeyReusedError: components["schemas"]["Error"] & {
+            /** @constant */
+            error?: "idempotency_key_reused";
+        };
+        /** @description The first request with this `Idempotency-Key` is still running: send it again after `Retry-After` seconds. */
+        ApiIdempotencyKeyInUseError: {
+            /** @description What went wrong, with `code` `IDEMPOTENCY_KEY_IN_USE`. */
+            error: {
+                /**
+                 * @description Always `IDEMPOTENCY_KEY_IN_USE`.
+                 * @constant
+                 */
+                code: "IDEMPOTENCY_KEY_IN_USE";
+                /** @description What happened, in words for people. */
+                message: string;
+                /** @description The request's `X-Request-ID`. */
+                requestId?: string;
+            };
+        };
+        /** @description This `Idempotency-Key` was sent before with another method, path or body. */
+        ApiIdempotencyKeyReusedError: {
+            /** @description What went wrong, with `code` `IDEMPOTENCY_KEY_REUSED`. */
+            error: {
+                /**
+                 * @description Always `IDEMPOTENCY_KEY_REUSED`.
+                 * @constant
+                 */
+                code: "IDEMPOTENCY_KEY_REUSED";
+                /** @description What happened, in words for people. */
+                message: string;
+                /** @description The request's `X-Request-ID`. */
+                requestId?: string;
+            };
         };
         /** @description A duplicate (an e-mail already in use), a state conflict, or a change that would leave an account without a way to sign in. */
         ApiConflictError: {
@@ -2421,32 +2461,6 @@ export interface components {
             };
         };
         /**
-         * @description The write would take its owner beyond a quota (`quota_exceeded`); `details` names the
-         *     quota, its `limit` and the current `usage`.
-         *     Nothing was written. Service agents (created with an API key) count against no user:
-         *     only the tasks-per-agent quota applies to them.
-         */
-        QuotaExceeded: {
-            headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "quota_exceeded",
-                 *       "message": "Quota exceeded: a user owns at most 1000 agents",
-                 *       "details": {
-                 *         "quota": "agents_per_user",
-                 *         "limit": 1000,
-                 *         "usage": 1000
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["QuotaExceededError"];
-            };
-        };
-        /**
          * @description The change is not allowed in the resource's current state (`state_conflict`), or it would
          *     take the agent or its owner beyond a quota (`quota_exceeded`, `details` as `QuotaUsage`).
          *     Nothing was written. Service agents (created with an API key) count against no user:
@@ -2630,35 +2644,6 @@ export interface components {
             };
         };
         /**
-         * @description The write would take its owner beyond a quota (`QUOTA_EXCEEDED`); `details` names the
-         *     quota, its `limit` and the current `usage`.
-         *     Nothing was written. Service agents (created with an API key) count against no user:
-         *     only the tasks-per-agent quota applies to them.
-         */
-        ApiQuotaExceeded: {
-            headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "QUOTA_EXCEEDED",
-                 *         "message": "Quota exceeded: a user owns at most 1000 agents",
-                 *         "details": {
-                 *           "quota": "agents_per_user",
-                 *           "limit": 1000,
-                 *           "usage": 1000
-                 *         },
-                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiQuotaExceededError"];
-            };
-        };
-        /**
          * @description A state conflict (`CONFLICT`), or the write would take its owner beyond a quota
          *     (`QUOTA_EXCEEDED`, `details` as `QuotaUsage`: the quota, its `limit`, the current `usage`).
          *     Nothing was written. Service agents (created with an API key) count against no user:
@@ -2742,6 +2727,134 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiEventsExpiredError"];
+            };
+        };
+        /**
+         * @description `IDEMPOTENCY_KEY_REUSED`: this `Idempotency-Key` was sent by the same principal within its
+         *     lifetime with another method, path or body. Nothing was done: send this request with a key
+         *     of its own.
+         */
+        ApiIdempotencyKeyReused: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiIdempotencyKeyReusedError"];
+            };
+        };
+        /**
+         * @description `IDEMPOTENCY_KEY_IN_USE`: the first request with this `Idempotency-Key` is still running.
+         *     Nothing was done: send the same request again after `Retry-After` seconds to get its answer.
+         */
+        ApiIdempotencyKeyInUse: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiIdempotencyKeyInUseError"];
+            };
+        };
+        /**
+         * @description A duplicate or a state conflict (`CONFLICT`), or the first request with this
+         *     `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`). Nothing
+         *     was done.
+         */
+        ApiConflictOrKeyInUse: {
+            headers: {
+                /** @description Seconds to wait before sending the request again (with `IDEMPOTENCY_KEY_IN_USE` only). */
+                "Retry-After"?: number;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiConflictError"] | components["schemas"]["ApiIdempotencyKeyInUseError"];
+            };
+        };
+        /**
+         * @description The write would take its owner beyond a quota (`QUOTA_EXCEEDED`, `details` as
+         *     `QuotaUsage`), or the first request with this `Idempotency-Key` is still running
+         *     (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`). Nothing was written. Service agents (created
+         *     with an API key) count against no user.
+         */
+        ApiQuotaOrKeyInUse: {
+            headers: {
+                /** @description Seconds to wait before sending the request again (with `IDEMPOTENCY_KEY_IN_USE` only). */
+                "Retry-After"?: number;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiQuotaExceededError"] | components["schemas"]["ApiIdempotencyKeyInUseError"];
+            };
+        };
+        /**
+         * @description A state conflict (`CONFLICT`), a quota the write would exceed (`QUOTA_EXCEEDED`, `details`
+         *     as `QuotaUsage`), or the first request with this `Idempotency-Key` is still running
+         *     (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`). Nothing was written. Service agents (created
+         *     with an API key) count against no user: only the tasks-per-agent quota applies to them.
+         */
+        ApiConflictQuotaOrKeyInUse: {
+            headers: {
+                /** @description Seconds to wait before sending the request again (with `IDEMPOTENCY_KEY_IN_USE` only). */
+                "Retry-After"?: number;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiConflictError"] | components["schemas"]["ApiQuotaExceededError"] | components["schemas"]["ApiIdempotencyKeyInUseError"];
+            };
+        };
+        /**
+         * @description The request breaks this document's schema (`validation_error`: a body field missing,
+         *     unknown or of the wrong type or range, a query value out of range, a malformed
+         *     `Idempotency-Key`; `details.fields` names each one), or this `Idempotency-Key` was sent
+         *     before with another method, path or body (`idempotency_key_reused`; nothing was done).
+         */
+        UnprocessableOrKeyReused: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"] | components["schemas"]["IdempotencyKeyReusedError"];
+            };
+        };
+        /**
+         * @description The write would take its owner beyond a quota (`quota_exceeded`; `details` names the
+         *     quota, its `limit` and the current `usage`), or the first request with this
+         *     `Idempotency-Key` is still running (`idempotency_key_in_use`, with `Retry-After`). Nothing
+         *     was written. Service agents (created with an API key) count against no user.
+         */
+        QuotaOrKeyInUse: {
+            headers: {
+                /** @description Seconds to wait before sending the request again (with `IDEMPOTENCY_KEY_IN_USE` only). */
+                "Retry-After"?: number;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["QuotaExceededError"] | components["schemas"]["IdempotencyKeyInUseError"];
+            };
+        };
+        /**
+         * @description The change is not allowed in the resource's current state (`state_conflict`), it would
+         *     take the agent or its owner beyond a quota (`quota_exceeded`, `details` as `QuotaUsage`), or
+         *     the first request with this `Idempotency-Key` is still running (`idempotency_key_in_use`,
+         *     with `Retry-After`). Nothing was written. Service agents (created with an API key) count
+         *     against no user: only the tasks-per-agent quota applies to them.
+         */
+        StateConflictQuotaOrKeyInUse: {
+            headers: {
+                /** @description Seconds to wait before sending the request again (with `IDEMPOTENCY_KEY_IN_USE` only). */
+                "Retry-After"?: number;
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StateConflictError"] | components["schemas"]["QuotaExceededError"] | components["schemas"]["IdempotencyKeyInUseError"];
             };
         };
         /** @description The body is larger than `MAX_BODY_BYTES`. */
@@ -3247,6 +3360,21 @@ export interface components {
         LeaseId: string;
         /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
         WebhookId: string;
+        /**
+         * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+         *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+         *     with the same key from the same principal (the user, API key or agent key; anonymous
+         *     sign-ups: the client address), the same method, the same path with its query and the same
+         *     body gets the first answer again (its status, body, `Location`, `ETag` and
+         *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+         *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+         *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+         *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+         *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+         *     answers are not kept: the same key can be sent again. A malformed key is a schema
+         *     violation.
+         */
+        IdempotencyKey: string;
         /** @description How many items to pass over. */
         Skip: number;
         /**
@@ -3294,6 +3422,11 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying (until the rate-limit window resets, or the dependency is expected back). */
         "Retry-After": number;
+        /**
+         * @description `true` when this answer is the kept answer of an earlier request with the same
+         *     `Idempotency-Key` (the operation did not run again); absent otherwise.
+         */
+        "Idempotent-Replayed": "true";
         /**
          * @description The request's id: the caller's `X-Request-ID` when it is 1 to 128 characters of
          *     letters, digits and `._:-`, otherwise one generated by the service. It is logged too.
@@ -3365,6 +3498,21 @@ export interface operations {
             header?: {
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+                 *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+                 *     with the same key from the same principal (the user, API key or agent key; anonymous
+                 *     sign-ups: the client address), the same method, the same path with its query and the same
+                 *     body gets the first answer again (its status, body, `Location`, `ETag` and
+                 *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+                 *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+                 *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+                 *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+                 *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+                 *     answers are not kept: the same key can be sent again. A malformed key is a schema
+                 *     violation.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -3374,6 +3522,7 @@ export interface operations {
             /** @description The agent was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description Path of the new agent. */
                     Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -3390,11 +3539,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["QuotaExceeded"];
+            409: components["responses"]["QuotaOrKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["UnprocessableOrKeyReused"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
@@ -3651,6 +3800,21 @@ export interface operations {
             header?: {
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+                 *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+                 *     with the same key from the same principal (the user, API key or agent key; anonymous
+                 *     sign-ups: the client address), the same method, the same path with its query and the same
+                 *     body gets the first answer again (its status, body, `Location`, `ETag` and
+                 *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+                 *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+                 *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+                 *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+                 *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+                 *     answers are not kept: the same key can be sent again. A malformed key is a schema
+                 *     violation.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -3667,6 +3831,7 @@ export interface operations {
             /** @description The task was queued. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description Path of the new task. */
                     Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -3684,11 +3849,11 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AgentNotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["StateConflictOrQuota"];
+            409: components["responses"]["StateConflictQuotaOrKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["UnprocessableOrKeyReused"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
@@ -4020,6 +4185,21 @@ export interface operations {
             header?: {
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+                 *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+                 *     with the same key from the same principal (the user, API key or agent key; anonymous
+                 *     sign-ups: the client address), the same method, the same path with its query and the same
+                 *     body gets the first answer again (its status, body, `Location`, `ETag` and
+                 *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+                 *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+                 *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+                 *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+                 *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+                 *     answers are not kept: the same key can be sent again. A malformed key is a schema
+                 *     violation.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4033,6 +4213,7 @@ export interface operations {
             /** @description The user was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description Path of the new user. */
                     Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -4047,10 +4228,11 @@ export interface operations {
             };
             400: components["responses"]["ApiValidationError"];
             408: components["responses"]["ApiRequestTimeout"];
-            409: components["responses"]["ApiConflict"];
+            409: components["responses"]["ApiConflictOrKeyInUse"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             417: components["responses"]["ApiExpectationFailed"];
+            422: components["responses"]["ApiIdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
@@ -4318,6 +4500,21 @@ export interface operations {
             header?: {
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+                 *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+                 *     with the same key from the same principal (the user, API key or agent key; anonymous
+                 *     sign-ups: the client address), the same method, the same path with its query and the same
+                 *     body gets the first answer again (its status, body, `Location`, `ETag` and
+                 *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+                 *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+                 *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+                 *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+                 *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+                 *     answers are not kept: the same key can be sent again. A malformed key is a schema
+                 *     violation.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The user's id. */
@@ -4334,6 +4531,7 @@ export interface operations {
             /** @description The post. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4349,10 +4547,11 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             408: components["responses"]["ApiRequestTimeout"];
-            409: components["responses"]["ApiQuotaExceeded"];
+            409: components["responses"]["ApiQuotaOrKeyInUse"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             417: components["responses"]["ApiExpectationFailed"];
+            422: components["responses"]["ApiIdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
@@ -4428,6 +4627,21 @@ export interface operations {
             header?: {
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+                 *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+                 *     with the same key from the same principal (the user, API key or agent key; anonymous
+                 *     sign-ups: the client address), the same method, the same path with its query and the same
+                 *     body gets the first answer again (its status, body, `Location`, `ETag` and
+                 *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+                 *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+                 *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+                 *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+                 *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+                 *     answers are not kept: the same key can be sent again. A malformed key is a schema
+                 *     violation.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4441,6 +4655,7 @@ export interface operations {
             /** @description The agent. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description Path of the new agent. */
                     Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -4457,10 +4672,11 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             408: components["responses"]["ApiRequestTimeout"];
-            409: components["responses"]["ApiQuotaExceeded"];
+            409: components["responses"]["ApiQuotaOrKeyInUse"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             417: components["responses"]["ApiExpectationFailed"];
+            422: components["responses"]["ApiIdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
@@ -4730,6 +4946,21 @@ export interface operations {
             header?: {
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+                 *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+                 *     with the same key from the same principal (the user, API key or agent key; anonymous
+                 *     sign-ups: the client address), the same method, the same path with its query and the same
+                 *     body gets the first answer again (its status, body, `Location`, `ETag` and
+                 *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+                 *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+                 *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+                 *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+                 *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+                 *     answers are not kept: the same key can be sent again. A malformed key is a schema
+                 *     violation.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -4746,6 +4977,7 @@ export interface operations {
             /** @description The task. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description Path of the new task. */
                     Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -4763,10 +4995,11 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             408: components["responses"]["ApiRequestTimeout"];
-            409: components["responses"]["ApiConflictOrQuota"];
+            409: components["responses"]["ApiConflictQuotaOrKeyInUse"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             417: components["responses"]["ApiExpectationFailed"];
+            422: components["responses"]["ApiIdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
@@ -4974,6 +5207,21 @@ export interface operations {
             header?: {
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+                 *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+                 *     with the same key from the same principal (the user, API key or agent key; anonymous
+                 *     sign-ups: the client address), the same method, the same path with its query and the same
+                 *     body gets the first answer again (its status, body, `Location`, `ETag` and
+                 *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+                 *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+                 *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+                 *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+                 *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+                 *     answers are not kept: the same key can be sent again. A malformed key is a schema
+                 *     violation.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -4990,6 +5238,7 @@ export interface operations {
             /** @description The key, with its secret (shown once). */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description Path of the new key. */
                     Location: string;
                     /** @description Always `no-store`: the answer holds a secret. */
@@ -5008,9 +5257,11 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             408: components["responses"]["ApiRequestTimeout"];
+            409: components["responses"]["ApiIdempotencyKeyInUse"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             417: components["responses"]["ApiExpectationFailed"];
+            422: components["responses"]["ApiIdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
@@ -5102,6 +5353,21 @@ export interface operations {
             header?: {
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+                 *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+                 *     with the same key from the same principal (the user, API key or agent key; anonymous
+                 *     sign-ups: the client address), the same method, the same path with its query and the same
+                 *     body gets the first answer again (its status, body, `Location`, `ETag` and
+                 *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+                 *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+                 *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+                 *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+                 *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+                 *     answers are not kept: the same key can be sent again. A malformed key is a schema
+                 *     violation.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
@@ -5118,6 +5384,7 @@ export interface operations {
             /** @description The lease of the claimed task. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description Path of the lease. */
                     Location: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -5132,6 +5399,7 @@ export interface operations {
             /** @description No task became available within `wait_seconds`. */
             204: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -5144,10 +5412,11 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             408: components["responses"]["ApiRequestTimeout"];
-            409: components["responses"]["ApiConflict"];
+            409: components["responses"]["ApiConflictOrKeyInUse"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             417: components["responses"]["ApiExpectationFailed"];
+            422: components["responses"]["ApiIdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];
@@ -5438,6 +5707,21 @@ export interface operations {
             header?: {
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
                 "api-version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+                 *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+                 *     with the same key from the same principal (the user, API key or agent key; anonymous
+                 *     sign-ups: the client address), the same method, the same path with its query and the same
+                 *     body gets the first answer again (its status, body, `Location`, `ETag` and
+                 *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+                 *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+                 *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+                 *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+                 *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+                 *     answers are not kept: the same key can be sent again. A malformed key is a schema
+                 *     violation.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5458,6 +5742,7 @@ export interface operations {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5468,9 +5753,11 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             408: components["responses"]["ApiRequestTimeout"];
+            409: components["responses"]["ApiIdempotencyKeyInUse"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             417: components["responses"]["ApiExpectationFailed"];
+            422: components["responses"]["ApiIdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
             500: components["responses"]["ApiInternalError"];

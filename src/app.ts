@@ -17,6 +17,7 @@ import { allowCrossOrigin } from './http/cors';
 import { createDispatcher, type Step } from './http/dispatch';
 import { docsHandlers } from './http/docs';
 import { errorHandler } from './http/error-handler';
+import { IDEMPOTENCY_KEY, idempotencyStep } from './http/idempotency';
 import { createMetrics, observeRequests, serveMetrics, type Metrics } from './http/observability';
 import { loadApiDocument, type ApiDocument } from './contract/openapi';
 import { bindHandlers, pathToOf, type OperationHandlers } from './http/operations';
@@ -186,8 +187,13 @@ export function buildApp({
   const defaultSecurity = (apiDocument.security ?? []) as SecurityRequirement[];
   const validationOf = createValidation(apiDocument, { validateResponses: config.validateResponses });
   const parseBody = parseDeclaredBody(config.maxBodyBytes);
+  const idempotent = idempotencyStep({ store, settings: config.idempotency, cipher: createTokenCipher(config.tokenEncryptionKey, 'idempotent-answers'), logger });
 
-  /** An operation's chain, in the order the contract is enforced: limits and credentials (one step: which counter a request spends depends on its credential), input, handler. */
+  /**
+   * An operation's chain, in the order the contract is enforced: limits and credentials (one step:
+   * which counter a request spends depends on its credential), input, idempotency (for the
+   * operations that declare `Idempotency-Key`), handler.
+   */
   const chainOf = (operation: CompiledOperation & { route: Route }): Step[] => {
     const validation = validationOf(operation);
     const deprecation = deprecationHeadersOf(operation.operation, operation.operationId);
@@ -208,6 +214,7 @@ export function buildApp({
       deprecation && ((_req, res, next) => (setHeaders(res, deprecation), next())),
       validates ? validation.request : undefined,
       validation.response && armResponseCheck(validation.response),
+      operation.headerParameters.has(IDEMPOTENCY_KEY) ? idempotent : undefined,
       handlers.get(operation.operationId),
     ];
     return steps.filter((step): step is Step => step !== undefined);

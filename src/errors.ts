@@ -17,7 +17,9 @@ export type ErrorCode =
   | 'lease_lost'
   | 'events_expired'
   | 'unsupported_media_type'
-  | 'rate_limit_exceeded';
+  | 'rate_limit_exceeded'
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_reused';
 
 /** One offending field or parameter, as api.yaml's FieldError describes it. */
 export type FieldProblem = components['schemas']['FieldError'];
@@ -66,6 +68,15 @@ export const leaseLost = (reason: LeaseEnd) => new AppError('lease_lost', LEASE_
 /** A reader resumes after an event id whose successors were pruned (410 `EVENTS_EXPIRED`): it would miss some. */
 export const eventsExpired = (after: string, prunedThrough: string) =>
   new AppError('events_expired', `Events after ${after} are no longer kept; read again from the oldest kept`, { after, pruned_through: prunedThrough });
+/** The first request with this Idempotency-Key is still running: nothing was done, the client asks again later. */
+export const idempotencyKeyInUse = (retryAfterSeconds: number) =>
+  new AppError('idempotency_key_in_use', `The first request with this Idempotency-Key is still running: send it again in ${retryAfterSeconds} s for its answer`, undefined, false, {
+    'Retry-After': String(retryAfterSeconds),
+  });
+
+/** The Idempotency-Key was sent before with another method, path or body: nothing was done. */
+export const idempotencyKeyReused = (message = 'This Idempotency-Key was sent before with another method, path or body: use a new key for this request') =>
+  new AppError('idempotency_key_reused', message);
 
 /** A value the schema allows but the rules do not (raised by domain code: 400). */
 export const invalidValue = (message: string, fields: FieldProblem[]) =>

@@ -610,6 +610,66 @@ function RequiredPropertiesDeclared() {
   };
 }
 
+/**
+ * `idempotent-create`: every POST that creates (declares 201) is safe to retry: it declares the
+ * reusable `IdempotencyKey` header parameter (the app applies the idempotency step to exactly the
+ * operations that do), the `Idempotent-Replayed` header on each of its 2xx answers, and the answers
+ * a key can get: 409 (`IDEMPOTENCY_KEY_IN_USE`, the first request still running) and 422
+ * (`IDEMPOTENCY_KEY_REUSED`, the key sent before with another request), each allowing that code.
+ */
+const IDEMPOTENCY_KEY_PARAMETER = '#/components/parameters/IdempotencyKey';
+const IDEMPOTENCY_CODES = { '409': 'idempotency_key_in_use', '422': 'idempotency_key_reused' };
+
+/** The error codes a response body's schema allows (`error` on the root surface, `error.code` under /api), through $ref, allOf, anyOf and oneOf. */
+function errorCodes(ctx, raw, depth = 0) {
+  const codes = new Set();
+  const schema = deref(ctx, raw);
+  if (!schema || typeof schema !== 'object' || depth > 20) return codes;
+  const add = (values) => values.forEach((value) => codes.add(String(value).toLowerCase()));
+  const properties = schema.properties || {};
+  const error = deref(ctx, properties.error);
+  if (error && typeof error === 'object') {
+    if (typeof error.const === 'string') add([error.const]);
+    const code = deref(ctx, (error.properties || {}).code);
+    if (code && typeof code.const === 'string') add([code.const]);
+    for (const member of error.allOf || []) {
+      const narrowed = deref(ctx, (deref(ctx, member).properties || {}).code);
+      if (narrowed && typeof narrowed.const === 'string') add([narrowed.const]);
+    }
+  }
+  for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
+    for (const member of schema[keyword] || []) for (const code of errorCodes(ctx, member, depth + 1)) codes.add(code);
+  }
+  return codes;
+}
+
+function IdempotentCreate() {
+  return operationVisitor((operation, { ctx, path, method, location }) => {
+    const responses = operation.responses || {};
+    if (method !== 'post' || responses['201'] === undefined) return;
+    const where = `POST ${path}`;
+    const report = (message, at) => ctx.report({ message: `${where} creates (201), so ${message}`, location: at });
+    const parameters = operation.parameters || [];
+    if (!parameters.some((parameter) => parameter && parameter.$ref === IDEMPOTENCY_KEY_PARAMETER)) {
+      report('it declares the `IdempotencyKey` parameter (a retried create must not create twice).', location.child(['parameters']).key());
+    }
+    for (const [status, raw] of Object.entries(responses)) {
+      if (!/^2\d\d$/.test(status)) continue;
+      const headers = (deref(ctx, raw) || {}).headers || {};
+      if (headers['Idempotent-Replayed'] === undefined) report(`its ${status} declares the \`Idempotent-Replayed\` header.`, location.child(['responses', status]));
+    }
+    for (const [status, code] of Object.entries(IDEMPOTENCY_CODES)) {
+      const response = deref(ctx, responses[status]);
+      if (!response) {
+        report(`it declares ${status} (\`${code.toUpperCase()}\`).`, location.child(['responses']).key());
+        continue;
+      }
+      const media = (response.content || {})['application/json'];
+      if (!errorCodes(ctx, media && media.schema).has(code)) report(`its ${status} allows the code \`${code.toUpperCase()}\`.`, location.child(['responses', status]));
+    }
+  });
+}
+
 module.exports = function agentFleetPlugin() {
   return {
     id: 'agent-fleet',
@@ -629,6 +689,7 @@ module.exports = function agentFleetPlugin() {
         'entity-defined-once': EntityDefinedOnce,
         'required-properties-declared': RequiredPropertiesDeclared,
         'agent-key-scope': AgentKeyScope,
+        'idempotent-create': IdempotentCreate,
       },
     },
   };

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isEmail } from '../domain/email';
 import { passwordProblem } from '../domain/password-policy';
+import type { IdempotencySettings } from '../domain/idempotency';
 import type { RetryPolicy } from '../domain/leases';
 import type { Quotas } from '../domain/quotas';
 import type { WebhookSettings } from '../domain/webhooks';
@@ -36,6 +37,8 @@ export interface Config {
   events: EventSettings;
   /** Webhook deliveries: what may be called, how long an attempt may take, when failures are retried, how often each process looks for work. */
   webhooks: WebhookSettings;
+  /** How long the answer to a create sent with an Idempotency-Key is kept for its retries (IDEMPOTENCY_KEY_TTL_HOURS). */
+  idempotency: IdempotencySettings;
   validateResponses: boolean;
   shutdownTimeoutMs: number;
   /** How long a client may take to send a request, and to keep an idle connection open. */
@@ -228,6 +231,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       streamsPerPrincipal: integer('EVENT_STREAMS_PER_PRINCIPAL', 10, 1, 10_000),
     },
     webhooks: parseWebhooks(env, nodeEnv, integer, boolean, problems, warnings),
+    idempotency: { ttlHours: integer('IDEMPOTENCY_KEY_TTL_HOURS', 24, 1, 24 * 30) },
     validateResponses: boolean('VALIDATE_RESPONSES', true),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     http: parseHttpTimeouts(integer, problems),

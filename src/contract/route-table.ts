@@ -59,6 +59,8 @@ export interface CompiledOperation {
   numericQuery: ReadonlySet<string>;
   /** The media types of its request body (none: the operation reads no body). */
   bodyTypes?: ReadonlySet<string>;
+  /** The request headers it declares as parameters, in lower case (`idempotency-key`). */
+  headerParameters: ReadonlySet<string>;
 }
 
 /** What the route table found for a request: its route, its operation and its decoded path parameters. */
@@ -107,6 +109,7 @@ export function compileRouteTable(document: ApiDocument): RouteTable {
           html: answersHtml(document, operation),
           numericQuery: numericQueryKeys(document, parameters),
           bodyTypes: body ? new Set(Object.keys(body.content ?? {}).map((type) => type.toLowerCase())) : undefined,
+          headerParameters: headerParametersOf(document, parameters),
         });
       }
     }
@@ -239,6 +242,15 @@ function numericQueryKeys(document: ApiDocument, parameters: unknown[]): Set<str
     }
   }
   return keys;
+}
+
+function headerParametersOf(document: ApiDocument, parameters: readonly unknown[]): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const raw of parameters) {
+    const parameter = resolve<{ $ref?: string; in?: string; name?: string }>(document, raw as { $ref?: string });
+    if (parameter.in === 'header' && typeof parameter.name === 'string') names.add(parameter.name.toLowerCase());
+  }
+  return names;
 }
 
 function isNumeric(document: ApiDocument, raw: Schema): boolean {

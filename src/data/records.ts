@@ -42,6 +42,7 @@ export type EventRecord = FleetEvent & { owner_id: string | null };
 
 /** An event the domain records; the store gives it its id when the transaction commits. */
 export type NewEvent = Omit<EventRecord, 'id'>;
+
 /** A webhook endpoint as stored: its secret sealed, and the last event committed before it existed. */
 export type WebhookRecord = Webhook & { secret_sealed: string; after_event_id: number };
 
@@ -85,4 +86,28 @@ export interface AttemptRecord {
   ended_at: string;
   delivery_status: 'pending' | 'succeeded' | 'failed';
   next_attempt_at: string | null;
+}
+
+/** The answer kept for an Idempotency-Key: what its retries get again. */
+export interface KeptAnswer {
+  status: number;
+  content_type: string | null;
+  location: string | null;
+  etag: string | null;
+  cache_control: string | null;
+  /** The body as sent, or sealed (AES-256-GCM) when `sealed`. */
+  body: string | null;
+  sealed: boolean;
+}
+
+/** A create's Idempotency-Key: in flight while `answer` is null. */
+export interface IdempotencyRecord {
+  principal: string;
+  key: string;
+  fingerprint: string;
+  /** The attempt that holds the row (a takeover gives it a new one). */
+  owner: string;
+  started_at: string;
+  expires_at: string;
+  answer: KeptAnswer | null;
 }

@@ -1,5 +1,5 @@
-import type { EventRecord, Identity, LeaseRecord, ProviderTokenRecord, WebhookRecord } from './records';
-import type { Agent, AgentKey, AgentKeyScope, Post, PostSummary, Task, TaskSummary, User, WebhookAttempt, WebhookDelivery, EventType } from '../model';
+import type { EventRecord, IdempotencyRecord, Identity, LeaseRecord, ProviderTokenRecord, WebhookRecord } from './records';
+import type { Agent, AgentKey, AgentKeyScope, EventType, Post, PostSummary, Task, TaskSummary, User, WebhookAttempt, WebhookDelivery } from '../model';
 
 /**
  * The one place that knows how SQLite and PostgreSQL return values differently: timestamps
@@ -25,6 +25,7 @@ export interface RowMapper {
   toWebhookDelivery(row: Record<string, unknown>): Omit<WebhookDelivery, 'attempt_log'>;
   toWebhookAttempt(row: Record<string, unknown>): WebhookAttempt;
   toEvent(row: Record<string, unknown>): EventRecord;
+  toIdempotencyRecord(row: Record<string, unknown>): IdempotencyRecord;
 }
 
 export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
@@ -41,6 +42,27 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       owner_id: nullableText(row.owner_id),
       task_id: nullableText(row.task_id),
       data: (json(row.data) ?? {}) as EventRecord['data'],
+    }),
+    toIdempotencyRecord: (row) => ({
+      principal: String(row.principal),
+      key: String(row.key),
+      fingerprint: String(row.fingerprint),
+      owner: String(row.owner),
+      started_at: toIsoTimestamp(row.started_at),
+      expires_at: toIsoTimestamp(row.expires_at),
+      answer:
+        row.status === null || row.status === undefined
+          ? null
+          : {
+              status: Number(row.status),
+              content_type: nullableText(row.content_type),
+              location: nullableText(row.location),
+              etag: nullableText(row.etag),
+              cache_control: nullableText(row.cache_control),
+              body: nullableText(row.body),
+              // SQLite hands booleans back as 0 and 1.
+              sealed: row.sealed === true || row.sealed === 1,
+            },
     }),
     toUser: (row) => ({
       id: String(row.id),

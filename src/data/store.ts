@@ -4,6 +4,7 @@ import { compileAgentsQueries, createAgentsRepository, type AgentsRepository } f
 import type { Executor } from './compiled-query';
 import { isPostgres, type Database } from './database';
 import { announceEventCommit, createEventsRepository, writePendingEvents, type EventsRepository, type PendingEvents } from './events-repository';
+import { createIdempotencyKeysRepository, type IdempotencyKeysRepository } from './idempotency-keys-repository';
 import { createIdentitiesRepository, type IdentitiesRepository } from './identities-repository';
 import { createLeasesRepository, type LeasesRepository } from './leases-repository';
 import { createPostsRepository, type PostsRepository } from './posts-repository';
@@ -28,6 +29,7 @@ export interface Store {
   /** The fleet's history; what a transaction records is written as it commits. */
   events: EventsRepository;
   webhooks: WebhooksRepository;
+  idempotencyKeys: IdempotencyKeysRepository;
   /** Runs `work` in one transaction; rows read with `lock` stay locked until it ends. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
 }
@@ -54,6 +56,7 @@ export function createStore(db: Database): Store {
     let agentKeysRepository: AgentKeysRepository | undefined;
     let eventsRepository: EventsRepository | undefined;
     let webhooksRepository: WebhooksRepository | undefined;
+    let idempotencyKeysRepository: IdempotencyKeysRepository | undefined;
     const store: Store = {
       get agents() {
         return (agentsRepository ??= createAgentsRepository(executor, mapper, postgres, agents));
@@ -88,6 +91,9 @@ export function createStore(db: Database): Store {
       transaction: (work) => (inTransaction ? work(store) : runWithEvents(work)),
       get webhooks() {
         return (webhooksRepository ??= createWebhooksRepository(executor, mapper, postgres, webhooks));
+      },
+      get idempotencyKeys() {
+        return (idempotencyKeysRepository ??= createIdempotencyKeysRepository(executor, mapper));
       },
     };
     return store;

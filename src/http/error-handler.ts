@@ -21,6 +21,8 @@ const STATUS_OF: Record<AppError['code'], number> = {
   events_expired: 410,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
+  idempotency_key_in_use: 409,
+  idempotency_key_reused: 422,
 };
 
 /** HTTP headers an error code always carries, from the error's details. */

@@ -6,7 +6,12 @@ type RootError = components['schemas']['Error'];
 type ApiError = components['schemas']['ApiError'];
 type OAuthErrorBody = components['schemas']['OAuthError'];
 type ApiLeaseLostBody = components['schemas']['ApiLeaseLostError'];
-type ApiEventsExpiredBody = components['schemas']['ApiEventsExpiredError'];
+/** Codes of their own (an error object with a `const` code), as `LEASE_LOST` is: every operation's error answers are not widened by them. */
+type ApiOwnCodeBody =
+  | ApiLeaseLostBody
+  | components['schemas']['ApiEventsExpiredError']
+  | components['schemas']['ApiIdempotencyKeyInUseError']
+  | components['schemas']['ApiIdempotencyKeyReusedError'];
 
 /**
  * api.yaml's error vocabulary (`Error.error`); the /api envelope writes each in upper case,
@@ -14,7 +19,7 @@ type ApiEventsExpiredBody = components['schemas']['ApiEventsExpiredError'];
  * `events_expired` the event log's (`ApiEventsExpiredError`, /api only).
  */
 export type ProblemCode = RootError['error'] | 'lease_lost' | 'events_expired';
-type ApiCode = ApiError['error']['code'] | ApiLeaseLostBody['error']['code'] | ApiEventsExpiredBody['error']['code'];
+type ApiCode = ApiError['error']['code'] | ApiOwnCodeBody['error']['code'];
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Fails to compile when api.yaml's two code enums stop naming the same errors. */
 const codesAgree: Same<Uppercase<Exclude<ProblemCode, 'state_conflict'>>, ApiCode> = true;
@@ -38,7 +43,7 @@ export interface Problem {
 /** Codes whose message the specification calls a "detail text" (FastAPI's `detail`). */
 const WITH_DETAIL = new Set(['not_found', 'unauthorized', 'forbidden']);
 
-export function renderProblem(problem: Problem, surface: Surface, requestId: string): { status: number; body: RootError | ApiError | ApiLeaseLostBody | OAuthErrorBody } {
+export function renderProblem(problem: Problem, surface: Surface, requestId: string): { status: number; body: RootError | ApiError | ApiOwnCodeBody | OAuthErrorBody } {
   if (surface === 'api') return renderApi(problem, requestId);
   if (surface === 'oauth') return renderOAuth(problem);
   return renderRoot(problem);
@@ -54,7 +59,7 @@ function renderRoot(problem: Problem): { status: number; body: RootError } {
   return { status: problem.schemaViolation ? 422 : problem.status, body };
 }
 
-function renderApi(problem: Problem, requestId: string): { status: number; body: ApiError | ApiLeaseLostBody } {
+function renderApi(problem: Problem, requestId: string): { status: number; body: ApiError | ApiOwnCodeBody } {
   const internal = problem.status >= 500 && problem.status !== 503;
   const code = (problem.code === 'state_conflict' ? 'conflict' : problem.code).toUpperCase() as ApiError['error']['code'];
   const error: ApiError['error'] = { code, message: internal ? 'Internal Server Error' : problem.message, requestId };

@@ -17,6 +17,7 @@ import { createHttpServer } from '../http/http-server';
 import { createMetricsServer } from '../http/metrics-server';
 import { createMetrics, observeRedis } from '../http/observability';
 import { startEventPruner } from './event-pruner';
+import { startIdempotencyPurge } from './idempotency-purge';
 import { startLeaseSweeper } from './lease-sweeper';
 import { startWebhookEngine } from './webhook-engine';
 import { createWebhookSender } from './webhook-sender';
@@ -60,6 +61,7 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
     settings: config.webhooks,
     logger,
   });
+  const purge = startIdempotencyPurge(store, logger);
 
   const server = createHttpServer(app, { logger, metrics, timeouts: config.http }).listen(config.port, config.host);
   const drain = prepareDrain(server);
@@ -94,7 +96,7 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
     // Event streams end now, and their clients reconnect to another instance with Last-Event-ID.
     // Webhook attempts under way end within WEBHOOK_TIMEOUT_MS; one cut short by the exit keeps its
     // claim until it expires, and is made again.
-    await Promise.all([drain.start(), sweeper.stop(), pruner.stop(), events.close(), webhooks.stop()]);
+    await Promise.all([drain.start(), sweeper.stop(), pruner.stop(), purge.stop(), events.close(), webhooks.stop()]);
     unpublish?.();
     await db.destroy();
     await redis?.close();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { loadApiDocument } from '../../src/contract/openapi';
 import { isRateLimited } from '../../src/http/rate-limit';
 import { TEST_METRICS_TOKEN, reachableDatabaseKinds, type SignedInUser } from '../support/harness';
@@ -48,7 +49,7 @@ interface Context {
 const RECIPES: Record<string, Recipe> = {
   'GET /agents 200': (c) => c.call('GET', '/agents'),
   'GET /agents 304': (c) => c.revalidate('/agents'),
-  'POST /agents 201': (c) => c.call('POST', '/agents', { body: { name: 'headers', type: 'type_a' } }),
+  'POST /agents 201': (c) => replayed(c, 'POST', '/agents', { body: { name: 'headers', type: 'type_a' } }),
   'GET /agents/{agent_id} 200': (c) => c.call('GET', `/agents/${c.ids.agent}`),
   'GET /agents/{agent_id} 304': (c) => c.revalidate(`/agents/${c.ids.agent}`),
   'PUT /agents/{agent_id} 200': (c) => c.call('PUT', `/agents/${c.ids.agent}`, { body: { name: 'replaced', type: 'type_b' } }),
@@ -56,7 +57,7 @@ const RECIPES: Record<string, Recipe> = {
   'DELETE /agents/{agent_id} 204': async (c) => c.call('DELETE', `/agents/${await created(c, '/agents')}`),
   'GET /agents/{agent_id}/tasks 200': (c) => c.call('GET', `/agents/${c.ids.agent}/tasks`),
   'GET /agents/{agent_id}/tasks 304': (c) => c.revalidate(`/agents/${c.ids.agent}/tasks`),
-  'POST /agents/{agent_id}/tasks 201': (c) => c.call('POST', `/agents/${c.ids.agent}/tasks`, { body: { title: 'headers' } }),
+  'POST /agents/{agent_id}/tasks 201': (c) => replayed(c, 'POST', `/agents/${c.ids.agent}/tasks`, { body: { title: 'headers' } }),
   'GET /agents/{agent_id}/tasks/{task_id} 200': (c) => c.call('GET', `/agents/${c.ids.agent}/tasks/${c.ids.task}`),
   'GET /agents/{agent_id}/tasks/{task_id} 304': (c) => c.revalidate(`/agents/${c.ids.agent}/tasks/${c.ids.task}`),
   'PATCH /agents/{agent_id}/tasks/{task_id} 200': (c) => c.call('PATCH', `/agents/${c.ids.agent}/tasks/${c.ids.task}`, { body: { priority: 3 } }),
@@ -71,7 +72,7 @@ const RECIPES: Record<string, Recipe> = {
     }),
   'GET /api/v1/users 200': (c) => c.call('GET', '/api/v1/users', { as: c.admin }),
   'GET /api/v1/users 304': (c) => c.revalidate('/api/v1/users', c.admin),
-  'POST /api/v1/users 201': (c) => c.call('POST', '/api/v1/users', { as: null, body: { name: 'Headers', email: `${newLogin('headers')}@example.test`, password: 'long enough password' } }),
+  'POST /api/v1/users 201': (c) => replayed(c, 'POST', '/api/v1/users', { as: null, body: { name: 'Headers', email: `${newLogin('headers')}@example.test`, password: 'long enough password' } }),
   'GET /api/v1/users/{user_id} 200': (c) => c.call('GET', `/api/v1/users/${c.owner.user.id}`),
   'GET /api/v1/users/{user_id} 304': (c) => c.revalidate(`/api/v1/users/${c.owner.user.id}`),
   'PUT /api/v1/users/{user_id} 200': (c) => c.call('PUT', `/api/v1/users/${c.owner.user.id}`, { body: { name: 'Replaced', email: c.owner.user.email } }),
@@ -82,10 +83,10 @@ const RECIPES: Record<string, Recipe> = {
   },
   'GET /api/v1/users/{user_id}/posts 200': (c) => c.call('GET', `/api/v1/users/${c.owner.user.id}/posts`),
   'GET /api/v1/users/{user_id}/posts 304': (c) => c.revalidate(`/api/v1/users/${c.owner.user.id}/posts`),
-  'POST /api/v1/users/{user_id}/posts 201': (c) => c.call('POST', `/api/v1/users/${c.owner.user.id}/posts`, { body: { title: 'headers', body: 'text' } }),
+  'POST /api/v1/users/{user_id}/posts 201': (c) => replayed(c, 'POST', `/api/v1/users/${c.owner.user.id}/posts`, { body: { title: 'headers', body: 'text' } }),
   'GET /api/v1/agents 200': (c) => c.call('GET', '/api/v1/agents'),
   'GET /api/v1/agents 304': (c) => c.revalidate('/api/v1/agents'),
-  'POST /api/v1/agents 201': (c) => c.call('POST', '/api/v1/agents', { body: { name: 'headers', type: 'type_c' } }),
+  'POST /api/v1/agents 201': (c) => replayed(c, 'POST', '/api/v1/agents', { body: { name: 'headers', type: 'type_c' } }),
   'GET /api/v1/agents/{agent_id} 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}`),
   'GET /api/v1/agents/{agent_id} 304': (c) => c.revalidate(`/api/v1/agents/${c.ids.v1Agent}`),
   'PUT /api/v1/agents/{agent_id} 200': (c) => c.call('PUT', `/api/v1/agents/${c.ids.v1Agent}`, { body: { name: 'replaced', type: 'type_a' } }),
@@ -93,18 +94,18 @@ const RECIPES: Record<string, Recipe> = {
   'DELETE /api/v1/agents/{agent_id} 204': async (c) => c.call('DELETE', `/api/v1/agents/${await created(c, '/agents')}`),
   'GET /api/v1/agents/{agent_id}/tasks 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/tasks`),
   'GET /api/v1/agents/{agent_id}/tasks 304': (c) => c.revalidate(`/api/v1/agents/${c.ids.v1Agent}/tasks`),
-  'POST /api/v1/agents/{agent_id}/tasks 201': (c) => c.call('POST', `/api/v1/agents/${c.ids.v1Agent}/tasks`, { body: { title: 'headers' } }),
+  'POST /api/v1/agents/{agent_id}/tasks 201': (c) => replayed(c, 'POST', `/api/v1/agents/${c.ids.v1Agent}/tasks`, { body: { title: 'headers' } }),
   'GET /api/v1/agents/{agent_id}/tasks/{task_id} 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/tasks/${c.ids.v1Task}`),
   'GET /api/v1/agents/{agent_id}/tasks/{task_id} 304': (c) => c.revalidate(`/api/v1/agents/${c.ids.v1Agent}/tasks/${c.ids.v1Task}`),
   'PATCH /api/v1/agents/{agent_id}/tasks/{task_id} 200': (c) => c.call('PATCH', `/api/v1/agents/${c.ids.v1Agent}/tasks/${c.ids.v1Task}`, { body: { title: 'patched' } }),
   'DELETE /api/v1/agents/{agent_id}/tasks/{task_id} 204': async (c) =>
     c.call('DELETE', `/api/v1/agents/${c.ids.v1Agent}/tasks/${await created(c, `/agents/${c.ids.v1Agent}/tasks`, { title: 'doomed' })}`),
   'GET /api/v1/agents/{agent_id}/keys 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/keys`),
-  'POST /api/v1/agents/{agent_id}/keys 201': (c) => c.call('POST', `/api/v1/agents/${c.ids.v1Agent}/keys`, { body: { name: 'headers' } }),
+  'POST /api/v1/agents/{agent_id}/keys 201': (c) => replayed(c, 'POST', `/api/v1/agents/${c.ids.v1Agent}/keys`, { body: { name: 'headers' } }),
   'GET /api/v1/agents/{agent_id}/keys/{key_id} 200': async (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/keys/${await newKey(c)}`),
   'DELETE /api/v1/agents/{agent_id}/keys/{key_id} 204': async (c) => c.call('DELETE', `/api/v1/agents/${c.ids.v1Agent}/keys/${await newKey(c)}`),
-  'POST /api/v1/agents/{agent_id}/leases 201': async (c) => c.call('POST', `/api/v1/agents/${await agentWithTask(c)}/leases`, { body: {} }),
-  'POST /api/v1/agents/{agent_id}/leases 204': async (c) => c.call('POST', `/api/v1/agents/${await created(c, '/agents')}/leases`, { body: { wait_seconds: 0 } }),
+  'POST /api/v1/agents/{agent_id}/leases 201': async (c) => replayed(c, 'POST', `/api/v1/agents/${await agentWithTask(c)}/leases`, { body: {} }),
+  'POST /api/v1/agents/{agent_id}/leases 204': async (c) => replayed(c, 'POST', `/api/v1/agents/${await created(c, '/agents')}/leases`, { body: { wait_seconds: 0 } }),
   'GET /api/v1/agents/{agent_id}/leases/{lease_id} 200': async (c) => c.call('GET', await newLease(c)),
   'PATCH /api/v1/agents/{agent_id}/leases/{lease_id} 200': async (c) => c.call('PATCH', await newLease(c), { body: { progress: { percent: 10 } } }),
   'DELETE /api/v1/agents/{agent_id}/leases/{lease_id} 204': async (c) => c.call('DELETE', await newLease(c)),
@@ -147,6 +148,19 @@ const RECIPES: Record<string, Recipe> = {
   'GET /assets/{file} 200': (c) => c.call('GET', '/assets/pages.css', { as: null }),
   'GET /metrics 200': (c) => c.call('GET', '/metrics', { as: null, headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } }),
 };
+
+/**
+ * A create sent twice with one Idempotency-Key: the second answer is the first one replayed, which
+ * carries every header the first does and `Idempotent-Replayed` too.
+ */
+async function replayed(c: Context, method: string, path: string, options: Parameters<Context['call']>[2] = {}): Promise<Response> {
+  const sent = { ...options, headers: { ...options.headers, 'idempotency-key': `headers-${randomUUID()}` } };
+  const first = await c.call(method, path, sent);
+  await first.arrayBuffer();
+  const again = await c.call(method, path, sent);
+  if (again.status !== first.status) throw new Error(`${method} ${path} answered ${first.status}, then ${again.status} when replayed`);
+  return again;
+}
 
 /** The id of a new item of the collection at `path` (root surface, so the body is bare). */
 async function created(c: Context, path: string, body: unknown = { name: 'doomed', type: 'type_a' }): Promise<string> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadContract, type Contract, type ObservedResponse, type Operation } from '../support/fuzzer/contract';
 import { flattenSchema, type Schema } from '../support/fuzzer/values';
+import type { Database } from '../../src/data/database';
 import { describeEachDatabase, startTestApp, testConfig, type TestApp } from '../support/harness';
 import { isValid, samplesOf } from '../support/spec-drift/samples';
 import { sendRaw } from '../support/raw-http';
@@ -55,6 +56,8 @@ interface FamilyContext {
   fixture(operation: Operation): Promise<Resolved>;
   client: SpecClient;
   sessionCookie: string;
+  /** The app's database (a family that needs a state no request can hold still sets it there). */
+  db: Database;
 }
 
 /** The credential, as a bearer token and as the session cookie (pages read only the cookie). */
@@ -73,7 +76,32 @@ async function validRequest(operation: Operation, context: FamilyContext, header
   return { path, options: withValidBody(operation, context, session, { ...options, headers: { ...options.headers, ...headers } }) };
 }
 
+const takesIdempotencyKey = (operation: Operation) => parameterNamed(operation, 'header', 'Idempotency-Key');
+
+/**
+ * A valid request with a fresh Idempotency-Key, sent once; then `alter` changes what the table
+ * keeps of it, and the same request is sent again.
+ */
+async function afterKeptRequest(operation: Operation, context: FamilyContext, alter: Record<string, unknown>) {
+  const key = `statuses-${randomUUID()}`;
+  const { path, options } = await validRequest(operation, context, { 'idempotency-key': key });
+  const first = await context.client.send(operation.method, path, options);
+  if (first.status >= 300) throw new SpecFailure(`the first request with its key answered ${first.status}: ${show(first.body)}`);
+  await context.db('idempotency_keys').where({ key }).update(alter);
+  return { path, options };
+}
+
 const FAMILIES: Record<string, Family> = {
+  'when an Idempotency-Key comes again with another request, then the create answers 422 IDEMPOTENCY_KEY_REUSED': {
+    statusOf: (operation) => (takesIdempotencyKey(operation) ? '422' : undefined),
+    // As if the first request had had another body.
+    request: (operation, context) => afterKeptRequest(operation, context, { fingerprint: '0'.repeat(64) }),
+  },
+  'when the first request with an Idempotency-Key is still running, then the create answers 409 IDEMPOTENCY_KEY_IN_USE': {
+    statusOf: (operation) => (takesIdempotencyKey(operation) ? '409' : undefined),
+    // As if the first request had not answered yet.
+    request: (operation, context) => afterKeptRequest(operation, context, { status: null, body: null, started_at: new Date().toISOString() }),
+  },
   'when a secured operation gets no credential, then it answers 401': {
     statusOf: (operation) => (isPublic(operation) ? undefined : '401'),
     request: async (operation) => ({ path: samplePath(operation), options: {} }),
@@ -208,6 +236,7 @@ describeEachDatabase(
       context = {
         client,
         sessionCookie: get().config.auth.sessionCookieName,
+        db: get().database.db,
         fixture: (operation) => {
           let fixture = fixtures.get(operation.template);
           if (!fixture) {

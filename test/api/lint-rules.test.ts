@@ -265,6 +265,26 @@ const PLANTS: Plant[] = [
     },
   },
   {
+    rule: 'agent-fleet/idempotent-create',
+    when: 'a create declares no Idempotency-Key parameter',
+    plant: (d) => removeParameter(at(d, 'paths', '/api/v1/agents', 'post'), '#/components/parameters/IdempotencyKey'),
+  },
+  {
+    rule: 'agent-fleet/idempotent-create',
+    when: "a create's 422 does not allow IDEMPOTENCY_KEY_REUSED",
+    plant: (d) => void (at(d, 'paths', '/agents', 'post', 'responses')['422'] = response('UnprocessableEntity')),
+  },
+  {
+    rule: 'agent-fleet/idempotent-create',
+    when: 'a create declares no 409 for a key in use',
+    plant: (d) => remove(at(d, 'paths', '/api/v1/agents/{agent_id}/keys', 'post', 'responses'), '409'),
+  },
+  {
+    rule: 'agent-fleet/idempotent-create',
+    when: "a create's success does not declare Idempotent-Replayed",
+    plant: (d) => remove(at(d, 'paths', '/api/v1/agents/{agent_id}/leases', 'post', 'responses', '204', 'headers'), 'Idempotent-Replayed'),
+  },
+  {
     rule: 'agent-fleet/required-properties-declared',
     when: 'a field is removed from an entity but its representations still require it',
     plant: (d) => remove(at(d, 'components', 'schemas', 'TaskEntity', 'properties'), 'priority'),

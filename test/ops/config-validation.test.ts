@@ -23,6 +23,7 @@ describe('configuration validated at start', () => {
       database: { client: 'sqlite', filename: path.resolve('/srv/fleet', 'data/agent-fleet.sqlite') },
       logLevel: 'info',
       validateResponses: true,
+      idempotency: { ttlHours: 24 },
     });
   });
 
@@ -44,6 +45,8 @@ describe('configuration validated at start', () => {
     ['LOG_LEVEL', 'verbose', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")'],
     ['NODE_ENV', 'staging', 'NODE_ENV must be one of development, production, test (got "staging")'],
     ['VALIDATE_RESPONSES', 'maybe', 'VALIDATE_RESPONSES must be true or false (got "maybe")'],
+    ['IDEMPOTENCY_KEY_TTL_HOURS', '0', 'IDEMPOTENCY_KEY_TTL_HOURS must be an integer from 1 to 720 (got "0")'],
+    ['IDEMPOTENCY_KEY_TTL_HOURS', 'a day', 'IDEMPOTENCY_KEY_TTL_HOURS must be an integer from 1 to 720 (got "a day")'],
   ])('when %s=%s, then loading is refused with a message naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(/^Invalid configuration:\n {2}- /);

@@ -8,6 +8,7 @@ import * as agentKeys from './006-agent-keys';
 import * as taskLeases from './007-task-leases';
 import * as events from './008-events';
 import * as webhooks from './009-webhooks';
+import * as idempotencyKeys from './010-idempotency-keys';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -22,6 +23,7 @@ const migrations: Array<[string, Migration]> = [
   ['007-task-leases', taskLeases],
   ['008-events', events],
   ['009-webhooks', webhooks],
+  ['010-idempotency-keys', idempotencyKeys],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -209,6 +209,8 @@ function validDraft(operation: Operation, pathMethods: Set<string>, random: Rand
     if (parameter.in === 'query' && (parameter.required || random.chance(0.35))) draft.query.push(...queryValueFor(parameter, operation.template, random));
     if (parameter.in === 'header' && parameter.name === 'api-version' && random.chance(0.3)) draft.headers['api-version'] = '1.0';
     if (parameter.in === 'header' && parameter.name === 'If-Match' && random.chance(0.4)) draft.conditional = { header: 'if-match', kind: 'current' };
+    // A few keys shared by every create: replays, keys reused with another request, keys in use.
+    if (parameter.in === 'header' && parameter.name === 'Idempotency-Key' && random.chance(0.3)) draft.headers['idempotency-key'] = `fuzz-${random.pick(['a', 'b', 'c'])}`;
   }
   if (operation.method === 'GET' && random.chance(0.15)) draft.conditional = { header: 'if-none-match', kind: 'current' };
   const content = operation.operation.requestBody?.content ?? {};
@@ -385,6 +387,16 @@ const MUTATIONS: Mutation[] = [
     apply: (d) => {
       const value = d.random.pick(['', 'a b', '<script>', 'x'.repeat(129), 'x'.repeat(2000), '../..', 'id\u00e9', '"quoted"', 'ok-id.1:2_3']);
       d.headers['x-request-id'] = value;
+      if (/[^\x20-\x7e]/.test(value)) d.raw = true;
+    },
+  },
+  {
+    name: 'idempotency-key',
+    weight: 1,
+    applies: (d) => d.operation.parameters.some((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key'),
+    apply: (d) => {
+      const value = d.random.pick(['', 'a b', 'x'.repeat(256), 'x'.repeat(255), 'cl\u00e9', 'tab\there', `fresh-${d.random.hex(8)}`, 'fuzz-a']);
+      d.headers['idempotency-key'] = value;
       if (/[^\x20-\x7e]/.test(value)) d.raw = true;
     },
   },
