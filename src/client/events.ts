@@ -35,7 +35,7 @@ export interface EventsOptions {
   agentId?: string;
   /** Only events of these types. */
   types?: readonly FleetEventType[];
-  /** Start after this event id: every later event within the service's retention (default: from now on). */
+  /** Start after this event id (default: at the oldest event the service keeps). */
   after?: string;
   /** Aborting it closes the connection and ends the iteration without an error, as `break` does. */
   signal?: AbortSignal;
@@ -88,7 +88,7 @@ export async function* streamEvents(get: StreamGet, options: EventsOptions = {})
 
   /** One connection: yields its events, and returns why it ended (undefined when the caller aborted). */
   async function* follow(connection: AbortSignal): AsyncGenerator<FleetEvent, Ended | undefined, undefined> {
-    const query = { agent_id: options.agentId, types: options.types, after: lastEventId === undefined ? options.after : undefined };
+    const query = { agent_id: options.agentId, types: options.types?.length === 0 ? undefined : options.types, after: lastEventId === undefined ? options.after : undefined };
     const headers: Record<string, string> = { Accept: 'text/event-stream', ...(lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId }) };
     let answer: Awaited<ReturnType<StreamGet>>;
     try {
