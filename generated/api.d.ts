@@ -499,6 +499,41 @@ export interface paths {
         patch: operations["updateLease"];
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fleet's events, as pages or as a live stream
+         * @description Every change of an agent or a task, oldest first: the caller's agents' events for a user,
+         *     every agent's for an admin or a service key, its own agent's for an agent key (another
+         *     `agent_id` answers 404). Event ids increase; `after` (or the `Last-Event-ID` header)
+         *     resumes after one: every later event, in order, none twice. Events are kept for
+         *     `EVENT_RETENTION_HOURS` (168 by default): resuming after an id older than that answers 410
+         *     `EVENTS_EXPIRED`, and the reader starts again from a fresh page.
+         *
+         *     With `Accept: application/json` (or none) the answer is a page: `meta.nextCursor` is the
+         *     last id when more follow (send it as `after`). With `Accept: text/event-stream` it is a
+         *     Server-Sent Events stream that stays open: `retry: <ms>` first, then each event as
+         *     `id: <id>`, `event: <type>` and `data: <the Event as JSON>` followed by a blank line, and a
+         *     comment line (`: keep-alive`) every `EVENTS_HEARTBEAT_MS` (15 s by default). An event
+         *     committed on any instance reaches every open stream within a second. A reader that falls
+         *     behind (its bounded buffer fills) is closed, as every stream is when the instance shuts
+         *     down: reconnect with `Last-Event-ID`. Each principal may hold `EVENT_STREAMS_PER_PRINCIPAL`
+         *     streams open on one instance (429 beyond).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -1938,6 +1973,86 @@ export interface components {
                 requestId?: string;
             };
         };
+        /**
+         * @description An event's id, as decimal digits. Ids increase in the order events are committed; compare them as numbers, or treat them as opaque.
+         * @example 42
+         */
+        EventId: string;
+        /**
+         * @description What changed: `agent.created`, `agent.updated` (its fields, or its status, also when a
+         *     task moved it between `idle` and `running`), `agent.deleted`; `task.created`,
+         *     `task.updated` (its fields, or a status its owner set), `task.leased` (a worker claimed
+         *     it), `task.progress` (its worker reported progress), `task.succeeded`, `task.failed`,
+         *     `task.cancelled`, `task.requeued` (queued again: released, retried, or its lease
+         *     expired) and `task.deleted`.
+         * @enum {string}
+         */
+        EventType: "agent.created" | "agent.updated" | "agent.deleted" | "task.created" | "task.updated" | "task.leased" | "task.progress" | "task.succeeded" | "task.failed" | "task.cancelled" | "task.requeued" | "task.deleted";
+        /** @description The event, the one definition of each of its fields; `Event` composes it. */
+        EventEntity: {
+            id?: components["schemas"]["EventId"];
+            type?: components["schemas"]["EventType"];
+            /** @description When the change was made. */
+            occurred_at?: components["schemas"]["Timestamp"];
+            /** @description The agent that changed, or whose task changed. */
+            agent_id?: components["schemas"]["Id"];
+            /** @description The task that changed; null for an agent's events. */
+            task_id?: components["schemas"]["NullableId"];
+            /**
+             * @description What changed: for `*.created` the whole resource as it was created; for `*.deleted`
+             *     its `id` and last `status`; otherwise the fields that changed, with their new values,
+             *     and `previous_status` when the status changed.
+             */
+            data?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description One change of an agent or a task, recorded in the same transaction as the change.
+         * @example {
+         *       "id": "42",
+         *       "type": "task.succeeded",
+         *       "occurred_at": "2026-01-01T12:00:00.000Z",
+         *       "agent_id": "0190b5a2-1c1e-7b3e-9a55-2f1d3c4b5a69",
+         *       "task_id": "0190b5a2-3d4e-7f10-8a21-6c5b4a392817",
+         *       "data": {
+         *         "status": "succeeded",
+         *         "previous_status": "running",
+         *         "result": {
+         *           "lines": 1234
+         *         },
+         *         "finished_at": "2026-01-01T12:00:00.000Z",
+         *         "updated_at": "2026-01-01T12:00:00.000Z"
+         *       }
+         *     }
+         */
+        Event: WithRequired<components["schemas"]["EventEntity"], "id" | "type" | "occurred_at" | "agent_id" | "task_id" | "data">;
+        EventCollection: {
+            /** @description The events of this page, oldest first. */
+            data: components["schemas"]["Event"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        /** @description The events after the id asked for are no longer kept. */
+        ApiEventsExpiredError: {
+            /** @description What went wrong, with `code` `EVENTS_EXPIRED`. */
+            error: {
+                /**
+                 * @description Always `EVENTS_EXPIRED`.
+                 * @constant
+                 */
+                code: "EVENTS_EXPIRED";
+                /** @description What happened, in words for people. */
+                message: string;
+                /** @description Which events are gone. */
+                details: {
+                    after: components["schemas"]["EventId"];
+                    /** @description The newest id pruned; later ones are kept. */
+                    pruned_through: components["schemas"]["EventId"];
+                };
+                /** @description The request's `X-Request-ID`. */
+                requestId?: string;
+            };
+        };
     };
     responses: {
         /** @description The representation has not changed since the `If-None-Match` / `If-Modified-Since` given. */
@@ -2395,6 +2510,33 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiLeaseLostError"] | components["schemas"]["ApiConflictError"] | components["schemas"]["ApiQuotaExceededError"];
+            };
+        };
+        /**
+         * @description `EVENTS_EXPIRED`: events after the id asked for have been pruned (they are kept for
+         *     `EVENT_RETENTION_HOURS`), so resuming from it would skip some. `details.pruned_through` is
+         *     the newest pruned id: read again without `after` (or `Last-Event-ID`).
+         */
+        ApiEventsExpired: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "EVENTS_EXPIRED",
+                 *         "message": "Events after 41 are no longer kept; read again from the oldest kept",
+                 *         "details": {
+                 *           "after": "41",
+                 *           "pruned_through": "1200"
+                 *         },
+                 *         "requestId": "0b6c4a3e-1a4f-4c55-9d0c-5d6f1c1a2b3c"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiEventsExpiredError"];
             };
         };
         /** @description The body is larger than `MAX_BODY_BYTES`. */
@@ -4926,6 +5068,68 @@ export interface operations {
             409: components["responses"]["ApiLeaseConflict"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only this agent's events. An agent the caller cannot see answers 404. */
+                agent_id?: string;
+                /** @description Only events of these types, comma-separated (`task.succeeded,task.failed`). */
+                types?: components["schemas"]["EventType"][];
+                /** @description Only events after this id (the last id seen, or `meta.nextCursor`). Absent, from the oldest kept. */
+                after?: components["schemas"]["EventId"];
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
+                limit?: components["parameters"]["CursorLimit"];
+            };
+            header?: {
+                /** @description What an EventSource sends when it reconnects: the id of the last event it received, as `after` (which wins when both are sent). */
+                "Last-Event-ID"?: components["schemas"]["EventId"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events (`application/json`), or the live stream (`text/event-stream`). */
+            200: {
+                headers: {
+                    /** @description `private, no-cache` on a page; `no-store` on a stream. */
+                    "Cache-Control"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventCollection"];
+                    /**
+                     * @example retry: 3000
+                     *
+                     *     id: 42
+                     *     event: task.succeeded
+                     *     data: {"id":"42","type":"task.succeeded","occurred_at":"2026-01-01T12:00:00.000Z","agent_id":"0190b5a2-1c1e-7b3e-9a55-2f1d3c4b5a69","task_id":"0190b5a2-3d4e-7f10-8a21-6c5b4a392817","data":{"status":"succeeded","previous_status":"running"}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            410: components["responses"]["ApiEventsExpired"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];

@@ -24,6 +24,8 @@ import { parseDeclaredBody, refuseUnstorableText } from './http/request-body';
 import { assignRequestId } from './http/request-id';
 import { compileRouteTable, ROUTE_TABLE, type CompiledOperation, type Route } from './contract/route-table';
 import { agentHandlers } from './http/routes/agents';
+import { eventHandlers } from './http/routes/events';
+import { createEventStreams } from './http/event-stream';
 import { authHandlers } from './http/routes/auth';
 import { healthHandlers, type Lifecycle } from './http/routes/health';
 import { leaseHandlers } from './http/routes/leases';
@@ -39,6 +41,9 @@ import type { Logger } from './logger';
 import type { AgentKeyScope } from './model';
 import type { WorkQueue } from './domain/leases';
 import { createTaskWakeups, type TaskWakeups } from './domain/task-wakeups';
+import { createEventFeed, type EventFeed } from './domain/event-feed';
+import { postgresEventListener, type redisEventListener } from './data/event-notifications';
+import { watchEventCommits } from './data/events-repository';
 
 export interface AppDependencies {
   config: Config;
@@ -59,6 +64,12 @@ export interface AppDependencies {
   sharedCounters?: SharedCounters;
   /** Wakes waiting claims when a task is queued; serve.ts closes it when draining, and its lease sweeper shares it. */
   wakeups?: TaskWakeups;
+  /**
+   * The process's reader of the event log, which its streams follow; serve.ts closes it when
+   * draining. Without one the app makes its own (woken by this process's commits, PostgreSQL's
+   * NOTIFY and its poll).
+   */
+  events?: EventFeed;
 }
 
 /** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
@@ -75,8 +86,11 @@ export function buildApp({
   handlers: replacements = {},
   sharedCounters,
   wakeups = createTaskWakeups(),
+  events,
 }: AppDependencies): Express {
   const store = createStore(db);
+  const feed = events ?? createProcessEventFeed(db, logger, config);
+  const streams = createEventStreams(store, feed, config.events);
   const queue: WorkQueue = { store, retry: config.leases, wakeups, quotas: config.quotas };
   const app = express();
   app.disable('x-powered-by');
@@ -134,6 +148,7 @@ export function buildApp({
     ...v1AgentHandlers(store, config, pathTo, wakeups),
     ...v1AgentKeyHandlers(store, pathTo),
     ...leaseHandlers(queue, pathTo),
+    ...eventHandlers(store, streams),
     ...signIn.handlers,
     ...docsHandlers(apiDocument, { clientReadme, pathTo }),
     getMetrics: serveMetrics(metrics, config.metrics.token),
@@ -163,7 +178,9 @@ export function buildApp({
     // input to refuse, whatever its query string holds. The root surface refuses input with 422: its
     // 400 is only what the HTTP parser refuses, which every operation declares.
     const validates = declares(operation.route.surface === 'root' ? '422' : '400');
-    const authenticate = authenticateFor(operation.operation.security ?? defaultSecurity, authentication, operation.operation['x-agent-key-scope'] as AgentKeyScope | undefined);
+    // An operation open to agent keys acts on the agent its path names, or (the event log) its query does.
+    const agentIdIn = operation.route.template.includes('{agent_id}') ? 'path' : 'query';
+    const authenticate = authenticateFor(operation.operation.security ?? defaultSecurity, authentication, operation.operation['x-agent-key-scope'] as AgentKeyScope | undefined, agentIdIn);
     const steps: Array<Step | undefined> = [
       isRateLimited(operation.operation) ? limiters.guard(operation.route.surface === 'api' ? 'api' : 'root', authenticate) : authenticate,
       parseBody,
@@ -194,4 +211,20 @@ export function buildApp({
   checkResponsesOf(app);
   app.use(errorHandler(logger, metrics, routes.surfaceOf));
   return app;
+}
+
+/**
+ * The event feed of a process: woken by its own commits at once, by PostgreSQL's NOTIFY (or
+ * Redis's pub/sub, when given) for commits elsewhere, and by its poll.
+ */
+export function createProcessEventFeed(db: Database, logger: Logger, config: Pick<Config, 'events'>, redisSource?: ReturnType<typeof redisEventListener>): EventFeed {
+  const sources = [postgresEventListener(db, logger), redisSource].filter((source) => source !== undefined);
+  const feed = createEventFeed({ store: createStore(db), logger, pollMs: config.events.pollMs, sources });
+  const unwatch = watchEventCommits(db, () => feed.wake());
+  const close = feed.close;
+  feed.close = async () => {
+    unwatch();
+    await close();
+  };
+  return feed;
 }

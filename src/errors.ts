@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'precondition_failed'
   | 'quota_exceeded'
   | 'lease_lost'
+  | 'events_expired'
   | 'unsupported_media_type'
   | 'rate_limit_exceeded';
 
@@ -60,6 +61,10 @@ const LEASE_LOST_MESSAGES: Record<LeaseEnd, string> = {
 
 /** A worker acts on a lease that is no longer `active` (409 `LEASE_LOST`); nothing was written. */
 export const leaseLost = (reason: LeaseEnd) => new AppError('lease_lost', LEASE_LOST_MESSAGES[reason], { reason, lease_status: reason });
+
+/** A reader resumes after an event id whose successors were pruned (410 `EVENTS_EXPIRED`): it would miss some. */
+export const eventsExpired = (after: string, prunedThrough: string) =>
+  new AppError('events_expired', `Events after ${after} are no longer kept; read again from the oldest kept`, { after, pruned_through: prunedThrough });
 
 /** A value the schema allows but the rules do not (raised by domain code: 400). */
 export const invalidValue = (message: string, fields: FieldProblem[]) =>

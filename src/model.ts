@@ -30,3 +30,5 @@ export type LeaseClaim = Schemas['LeaseClaim'];
 export type LeaseUpdate = Schemas['LeaseUpdate'];
 /** A user as stored: with the password hash that no response ever carries. */
 export type UserRecord = User & { password_hash: string | null };
+export type FleetEvent = Schemas['Event'];
+export type EventType = Schemas['EventType'];

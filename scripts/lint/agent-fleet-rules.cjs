@@ -229,6 +229,7 @@ function operationVisitor(check) {
             surface: surfaceOf(path),
             location: ctx.location.child([method]),
             security: Array.isArray(operation.security) ? operation.security : rootSecurity,
+            pathItem,
           });
         }
       },
@@ -346,18 +347,20 @@ function ErrorResponseSchema() {
 
 /**
  * `agent-key-scope`: an operation open to agent keys (`x-agent-key-scope`) names a scope that
- * `AgentKeyScope` declares, acts on one agent (its path has `{agent_id}`, which the key must be),
- * and declares the 403 (a scope the key lacks) and 404 (another agent) its gate answers.
+ * `AgentKeyScope` declares, acts on one agent (its path has `{agent_id}`, which the key must be,
+ * or it takes an `agent_id` query parameter, which is the key's agent when absent), and declares
+ * the 403 (a scope the key lacks) and 404 (another agent) its gate answers.
  */
 function AgentKeyScope() {
   let scopes = [];
-  const visitor = operationVisitor((operation, { path, method, location, ctx }) => {
+  const visitor = operationVisitor((operation, { path, method, location, ctx, pathItem }) => {
     const scope = operation['x-agent-key-scope'];
     if (scope === undefined) return;
     const where = `${method.toUpperCase()} ${path}`;
     const report = (message) => ctx.report({ message: `${where}: ${message}`, location: location.child(['x-agent-key-scope']) });
     if (!scopes.includes(scope)) report(`x-agent-key-scope \`${scope}\` is not a value of AgentKeyScope (${scopes.join(', ')}).`);
-    if (!path.includes('{agent_id}')) report('x-agent-key-scope on a path without {agent_id}: an agent key acts on its own agent only.');
+    const agentQuery = pathItem !== undefined && queryParameters(ctx, pathItem, operation).has('agent_id');
+    if (!path.includes('{agent_id}') && !agentQuery) report('x-agent-key-scope on a path without {agent_id} (nor an `agent_id` query parameter): an agent key acts on its own agent only.');
     for (const status of ['403', '404']) {
       if (!(operation.responses || {})[status]) report(`x-agent-key-scope without a declared ${status} (${status === '403' ? 'a scope the key lacks' : 'another agent'}).`);
     }
@@ -417,8 +420,9 @@ function CollectionPagination() {
           for (const name of ['skip', 'limit']) if (!query.has(name)) problems.push(`the \`${name}\` query parameter`);
           if (!isArraySchema(body)) problems.push('a bare JSON array as its 200 body');
         } else if (surface === 'conventions') {
-          const style = query.has('cursor') ? 'cursor' : query.has('page') ? 'page' : undefined;
-          if (!style) problems.push('the `cursor` (or, page-numbered, `page`) query parameter');
+          // A log whose ids increase (events) pages with `after`, the last id seen: a cursor too.
+          const style = query.has('cursor') || query.has('after') ? 'cursor' : query.has('page') ? 'page' : undefined;
+          if (!style) problems.push('the `cursor` (or, page-numbered, `page`; or, for a log, `after`) query parameter');
           if (!query.has('limit')) problems.push('the `limit` query parameter');
           const properties = (body && body.properties) || {};
           if (!isArraySchema(deref(ctx, properties.data))) problems.push('a `data` array in its 200 envelope');

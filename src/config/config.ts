@@ -31,6 +31,8 @@ export interface Config {
   quotas: Quotas;
   /** The work queue: how retries back off, and how often expired leases are swept. */
   leases: LeaseSettings;
+  /** The event log: how long it is kept, and how its streams behave. */
+  events: EventSettings;
   validateResponses: boolean;
   shutdownTimeoutMs: number;
   /** How long a client may take to send a request, and to keep an idle connection open. */
@@ -76,6 +78,17 @@ export interface MetricsConfig {
 export interface LeaseSettings extends RetryPolicy {
   /** How often each process looks for expired leases (LEASE_SWEEP_INTERVAL_MS). */
   sweepIntervalMs: number;
+}
+
+export interface EventSettings {
+  /** Events older than this are pruned (EVENT_RETENTION_HOURS); resuming before them answers 410. */
+  retentionHours: number;
+  /** A comment line on every open stream this often (EVENTS_HEARTBEAT_MS), so that proxies and clients see it alive. */
+  heartbeatMs: number;
+  /** While streams are open, each process reads the log this often anyway (EVENTS_POLL_MS): notifications can be lost. */
+  pollMs: number;
+  /** Open streams one principal may hold on one process (EVENT_STREAMS_PER_PRINCIPAL); 429 beyond. */
+  streamsPerPrincipal: number;
 }
 
 /** What the routes need of the configuration to bound answers and writes. */
@@ -205,6 +218,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       storedBytesPerUser: integer('QUOTA_STORED_BYTES_PER_USER', 100 * MIB, 0, 1024 * 1024 * MIB),
     },
     leases: parseLeases(integer, problems),
+    events: {
+      retentionHours: integer('EVENT_RETENTION_HOURS', 168, 1, 87_600),
+      heartbeatMs: integer('EVENTS_HEARTBEAT_MS', 15_000, 100, 3_600_000),
+      pollMs: integer('EVENTS_POLL_MS', 500, 50, 60_000),
+      streamsPerPrincipal: integer('EVENT_STREAMS_PER_PRINCIPAL', 10, 1, 10_000),
+    },
     validateResponses: boolean('VALIDATE_RESPONSES', true),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     http: parseHttpTimeouts(integer, problems),

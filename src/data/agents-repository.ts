@@ -19,8 +19,8 @@ export interface AgentsRepository {
   addStoredBytes(id: string, delta: number): Promise<void>;
   /** Locks the agent, unless another transaction holds it (PostgreSQL: then undefined at once); SQLite's transactions already hold the database. */
   lockUnlessHeld(id: string): Promise<Agent | undefined>;
-  /** Locks every agent of an owner (PostgreSQL), in id order. */
-  lockOwnedBy(ownerId: string): Promise<void>;
+  /** Locks every agent of an owner (PostgreSQL; SQLite's transactions hold the database), in id order, and answers them. */
+  lockOwnedBy(ownerId: string): Promise<Array<Pick<Agent, 'id' | 'status'>>>;
 }
 
 const LISTABLE: ColumnAllowList = { name: 'text', type: 'text', status: 'text', created_at: 'time', updated_at: 'time' };
@@ -107,7 +107,10 @@ export function createAgentsRepository(db: Executor, mapper: RowMapper, canLock:
       return row ? mapper.toAgent(row) : undefined;
     },
     async lockOwnedBy(ownerId) {
-      if (canLock && isId(ownerId)) await db('agents').select('id').where({ owner_id: ownerId }).orderBy('id').forUpdate();
+      if (!isId(ownerId)) return [];
+      const query = db('agents').select('id', 'status').where({ owner_id: ownerId }).orderBy('id');
+      const rows = (await (canLock ? query.forUpdate() : query)) as Array<{ id: unknown; status: unknown }>;
+      return rows.map((row) => ({ id: String(row.id), status: row.status as Agent['status'] }));
     },
   };
 }

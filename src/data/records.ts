@@ -1,5 +1,5 @@
 /** Rows the service stores but never sends as they are: the repositories read and write them, the row mapper builds them. */
-import type { Lease } from '../model';
+import type { FleetEvent, Lease } from '../model';
 
 /** A lease as stored: without its task (read with it), with when it ended. */
 export type LeaseRecord = Omit<Lease, 'task'> & { ended_at: string | null };
@@ -36,3 +36,9 @@ export interface ProviderTokenRecord extends SealedTokens {
   created_at: string;
   updated_at: string;
 }
+
+/** An event as stored: the Event that readers get, with the owner its agent had (who may read it). */
+export type EventRecord = FleetEvent & { owner_id: string | null };
+
+/** An event the domain records; the store gives it its id when the transaction commits. */
+export type NewEvent = Omit<EventRecord, 'id'>;

@@ -35,6 +35,12 @@ export interface RedisConnection {
   available(): boolean;
   /** A PING through the circuit (false at once while it is open). */
   ping(): Promise<boolean>;
+  /**
+   * Calls `listener` on each message of `channel`, heard on a connection of its own (reconnected,
+   * and subscribed again, by node-redis); answers how to unsubscribe. Resolves at once: while Redis
+   * is away nothing is heard.
+   */
+  subscribe(channel: string, listener: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -190,6 +196,19 @@ export async function connectRedis(config: RedisConfig, logger: Pick<Logger, 'in
       () => true,
       () => false,
     ),
+    subscribe: async (channel, listener) => {
+      const subscriber = client.duplicate();
+      subscriber.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis subscriber connection problem'));
+      // Each (re)connection may have missed messages: the listener reads for itself.
+      subscriber.on('ready', () => listener());
+      subscriber.connect().then(
+        () => subscriber.subscribe(channel, () => listener()),
+        () => undefined,
+      ).catch(() => undefined);
+      return async () => {
+        await withDeadline(subscriber.close(), 1000).catch(() => subscriber.destroy());
+      };
+    },
     close: async () => {
       closed = true;
       clearTimeout(probe);

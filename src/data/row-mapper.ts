@@ -1,4 +1,4 @@
-import type { Identity, LeaseRecord, ProviderTokenRecord } from './records';
+import type { EventRecord, Identity, LeaseRecord, ProviderTokenRecord } from './records';
 import type { Agent, AgentKey, AgentKeyScope, Post, PostSummary, Task, TaskSummary, User } from '../model';
 
 /**
@@ -18,6 +18,8 @@ export interface RowMapper {
   toProviderToken(row: Record<string, unknown>): ProviderTokenRecord;
   /** Never copies the secret's digest. */
   toAgentKey(row: Record<string, unknown>): AgentKey;
+  /** The id as a string (PostgreSQL's bigint already is one; SQLite's is a number). */
+  toEvent(row: Record<string, unknown>): EventRecord;
 }
 
 export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
@@ -26,6 +28,15 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
     return dialect === 'sqlite' && typeof value === 'string' ? JSON.parse(value) : value;
   };
   return {
+    toEvent: (row) => ({
+      id: String(row.id),
+      type: row.type as EventRecord['type'],
+      occurred_at: toIsoTimestamp(row.occurred_at),
+      agent_id: String(row.agent_id),
+      owner_id: nullableText(row.owner_id),
+      task_id: nullableText(row.task_id),
+      data: (json(row.data) ?? {}) as EventRecord['data'],
+    }),
     toUser: (row) => ({
       id: String(row.id),
       name: String(row.name),

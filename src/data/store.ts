@@ -3,6 +3,7 @@ import { compileAgentKeysQueries, createAgentKeysRepository, type AgentKeysRepos
 import { compileAgentsQueries, createAgentsRepository, type AgentsRepository } from './agents-repository';
 import type { Executor } from './compiled-query';
 import { isPostgres, type Database } from './database';
+import { announceEventCommit, createEventsRepository, writePendingEvents, type EventsRepository, type PendingEvents } from './events-repository';
 import { createIdentitiesRepository, type IdentitiesRepository } from './identities-repository';
 import { createLeasesRepository, type LeasesRepository } from './leases-repository';
 import { createPostsRepository, type PostsRepository } from './posts-repository';
@@ -23,6 +24,8 @@ export interface Store {
   providerTokens: ProviderTokensRepository;
   sessions: SessionsRepository;
   agentKeys: AgentKeysRepository;
+  /** The fleet's history; what a transaction records is written as it commits. */
+  events: EventsRepository;
   /** Runs `work` in one transaction; rows read with `lock` stay locked until it ends. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
 }
@@ -35,7 +38,8 @@ export function createStore(db: Database): Store {
   const sessions = compileSessionsQueries(db);
   const agentKeys = compileAgentKeysQueries(db);
   // A transaction uses two or three of the repositories: each is made on first use.
-  const bind = (executor: Executor, inTransaction: boolean): Store => {
+  const bind = (executor: Executor, pending: PendingEvents | undefined): Store => {
+    const inTransaction = pending !== undefined;
     let agentsRepository: AgentsRepository | undefined;
     let tasksRepository: TasksRepository | undefined;
     let leasesRepository: LeasesRepository | undefined;
@@ -45,6 +49,7 @@ export function createStore(db: Database): Store {
     let providerTokensRepository: ProviderTokensRepository | undefined;
     let sessionsRepository: SessionsRepository | undefined;
     let agentKeysRepository: AgentKeysRepository | undefined;
+    let eventsRepository: EventsRepository | undefined;
     const store: Store = {
       get agents() {
         return (agentsRepository ??= createAgentsRepository(executor, mapper, postgres, agents));
@@ -73,11 +78,26 @@ export function createStore(db: Database): Store {
       get agentKeys() {
         return (agentKeysRepository ??= createAgentKeysRepository(executor, mapper, agentKeys));
       },
-      transaction: (work) => (inTransaction ? work(store) : runTransaction(db, (trx) => work(bind(trx, true)))),
+      get events() {
+        return (eventsRepository ??= createEventsRepository(executor, mapper, postgres, pending));
+      },
+      transaction: (work) => (inTransaction ? work(store) : runWithEvents(work)),
     };
     return store;
   };
-  return bind(db, false);
+  /** A transaction whose recorded events are written just before it commits, and announced once it has. */
+  const runWithEvents = async <T>(work: (store: Store) => Promise<T>): Promise<T> => {
+    let lastId: string | undefined;
+    const result = await runTransaction(db, async (trx) => {
+      const pending: PendingEvents = [];
+      const answer = await work(bind(trx, pending));
+      lastId = await writePendingEvents(trx, postgres, pending);
+      return answer;
+    });
+    if (lastId !== undefined) announceEventCommit(db, lastId);
+    return result;
+  };
+  return bind(db, undefined);
 }
 
 /**

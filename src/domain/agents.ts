@@ -6,6 +6,7 @@ import { assertNotAgentKey, assertReaches, ownerOf, ownerScope, type Principal }
 import { resolveOperatorStatus } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
 import type { Agent, AgentCreate, AgentUpdate, TaskSummary } from '../model';
+import { recordAgentChange, recordAgentEvent } from './events';
 import { assertPrecondition, type Precondition } from './precondition';
 import { assertAgentQuota, releaseStoredBytes, type Quotas } from './quotas';
 
@@ -18,30 +19,27 @@ export async function listAgents(store: Store, principal: Principal, query: List
 }
 
 /**
- * Agents created with an API key have no owner and count against no user's quota. Without a quota
- * to check, the insert is the whole write: one statement, atomic by itself, needs no transaction
- * (which would cost more than the insert on SQLite, and two more round trips on PostgreSQL).
+ * Agents created with an API key have no owner and count against no user's quota. The insert and
+ * its `agent.created` event are one transaction; with a quota, the owner's row is locked first.
  */
 export async function createAgent(store: Store, principal: Principal, input: AgentCreate, quotas: Quotas): Promise<Agent> {
   assertNotAgentKey(principal);
   const owner = ownerOf(principal);
-  const insert = (tx: Store) => {
-    const timestamp = now();
-    return tx.agents.insert({
-      id: newId(),
-      owner_id: owner,
-      name: input.name,
-      type: input.type,
-      status: 'idle',
-      created_at: timestamp,
-      updated_at: timestamp,
-    });
-  };
   try {
-    if (owner === null || quotas.agentsPerUser === 0) return await insert(store);
     return await store.transaction(async (tx) => {
-      await assertAgentQuota(tx, owner, quotas, invalidCredentials);
-      return insert(tx);
+      if (owner !== null) await assertAgentQuota(tx, owner, quotas, invalidCredentials);
+      const timestamp = now();
+      const agent = await tx.agents.insert({
+        id: newId(),
+        owner_id: owner,
+        name: input.name,
+        type: input.type,
+        status: 'idle',
+        created_at: timestamp,
+        updated_at: timestamp,
+      });
+      recordAgentEvent(tx, 'agent.created', agent, { ...agent });
+      return agent;
     });
   } catch (error) {
     // The caller's account was deleted while this request ran: its credential no longer names anyone.
@@ -79,7 +77,9 @@ export async function updateAgent(store: Store, principal: Principal, id: string
       const running = changes.status === 'idle' ? await tx.tasks.countRunning(id) : 0;
       update.status = resolveOperatorStatus(agent.status, changes.status, running);
     }
-    return tx.agents.update(id, update);
+    const updated = await tx.agents.update(id, update);
+    recordAgentChange(tx, agent, updated);
+    return updated;
   });
 }
 
@@ -91,5 +91,6 @@ export async function deleteAgent(store: Store, principal: Principal, id: string
     assertPrecondition(precondition, agent);
     // Tasks go with it (the foreign key cascades); the agent row carries the sum of their bytes.
     await releaseStoredBytes(tx, agent.owner_id, (await tx.agents.remove(id)) ?? 0);
+    recordAgentEvent(tx, 'agent.deleted', agent, { id: agent.id, status: agent.status });
   });
 }

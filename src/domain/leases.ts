@@ -6,6 +6,7 @@ import type { Agent, Lease, LeaseUpdate, Task } from '../model';
 import { ownerScope, type Principal } from './access';
 import { canStartTasks } from './agent-status';
 import { chargeStoredBytes, recordStoredBytes, taskBytes, type Quotas } from './quotas';
+import { recordTaskChange } from './events';
 import { assertJsonSize, followTaskStatus } from './tasks';
 import type { TaskWakeups } from './task-wakeups';
 
@@ -142,6 +143,7 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
     // The task row is locked (or, on SQLite, the whole database): nobody else can have moved it.
     if (!running) throw new Error(`task ${task.id} changed under its lock`);
     await tx.leases.insert(lease);
+    recordTaskChange(tx, agent, task, running, 'task.leased');
     await followTaskStatus(tx, agent, 'queued', 'running');
     return present(lease, running, timestamp);
   });
@@ -189,7 +191,7 @@ export async function updateLease(queue: WorkQueue, principal: Principal, agentI
 
 function heartbeat(store: Store, principal: Principal, agentId: string, leaseId: string, update: { ttl_seconds?: number; progress?: Task['progress'] }): Promise<Lease> {
   return store.transaction(async (tx) => {
-    await findAgent(tx, principal, agentId, false);
+    const agent = await findAgent(tx, principal, agentId, false);
     const found = await findLease(tx, agentId, leaseId);
     // The task's lock first, as every write of a leased task takes it (before its lease).
     let task = await leasedTask(tx, found);
@@ -201,6 +203,7 @@ function heartbeat(store: Store, principal: Principal, agentId: string, leaseId:
     if (update.progress !== undefined) {
       const changed = await tx.tasks.update(task.id, 'running', { progress: update.progress, updated_at: nextTimestamp(task.updated_at) }, 0);
       if (!changed) throw new Error(`task ${task.id} changed under its lock`);
+      recordTaskChange(tx, agent, task, changed, 'task.progress');
       task = changed;
     }
     return present(extended, task, at);
@@ -241,6 +244,7 @@ async function settle(tx: Store, agent: Agent, task: Task, outcome: Outcome, at:
   const bytesDelta = taskBytes({ ...task, ...changes }) - taskBytes(task);
   const updated = await tx.tasks.update(task.id, 'running', changes, bytesDelta);
   if (!updated) throw new Error(`task ${task.id} changed under its lock`);
+  recordTaskChange(tx, agent, task, updated);
   await followTaskStatus(tx, agent, 'running', updated.status);
   await tx.agents.addStoredBytes(agent.id, bytesDelta);
   // A worker's outcome is charged as the owner's own write would be.
@@ -253,6 +257,7 @@ async function requeue(tx: Store, agent: Agent, task: Task, changes: { attempts?
   const timestamp = nextTimestamp(task.updated_at > at ? task.updated_at : at);
   const updated = await tx.tasks.update(task.id, 'running', { status: 'queued', started_at: null, lease_id: null, updated_at: timestamp, ...changes }, 0);
   if (!updated) throw new Error(`task ${task.id} changed under its lock`);
+  recordTaskChange(tx, agent, task, updated, 'task.requeued');
   await followTaskStatus(tx, agent, 'running', 'queued');
   return updated;
 }

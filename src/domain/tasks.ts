@@ -6,6 +6,7 @@ import { assertNotAgentKey, assertReaches, ownerScope, type Principal } from './
 import { canAcceptTasks, canStartTasks, statusAfterTaskStart, statusAfterTaskStop } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
 import type { Agent, Task, TaskCreate, TaskStatus, TaskUpdate } from '../model';
+import { recordAgentChange, recordTaskChange, recordTaskEvent } from './events';
 import { assertPrecondition, type Precondition } from './precondition';
 import { assertTaskQuota, chargeStoredBytes, jsonBytes, releaseStoredBytes, taskBytes, type Quotas } from './quotas';
 import { assertTaskTransition, isTerminal } from './task-status';
@@ -61,6 +62,7 @@ export async function createTask(store: Store, principal: Principal, agentId: st
     await tx.tasks.insert(task, bytes);
     await tx.agents.addStoredBytes(agentId, bytes);
     await chargeStoredBytes(tx, agent.owner_id, bytes, quotas, agentNotFound);
+    recordTaskEvent(tx, 'task.created', agent, task.id, { ...task });
     return task;
   });
   wakeups?.notify(agentId);
@@ -91,7 +93,7 @@ export function updateTask(
     if (!updated) throw stateConflict('The task changed while this request was handled; read it and retry');
     // The owner's cancel is the one change a leased task takes from outside its lease: it ends the lease.
     if (task.lease_id !== null) await tx.leases.updateActive(task.lease_id, { status: 'cancelled', ended_at: changes.updated_at ?? now() });
-
+    recordTaskChange(tx, agent, task, updated);
     if (updated.status !== task.status) await followTaskStatus(tx, agent, task.status, updated.status);
     await tx.agents.addStoredBytes(agentId, bytesDelta);
     await chargeStoredBytes(tx, agent.owner_id, bytesDelta, quotas, agentNotFound);
@@ -104,6 +106,7 @@ export function deleteTask(store: Store, principal: Principal, agentId: string, 
     const { agent, task } = await lockTask(tx, principal, agentId, taskId, precondition);
     const storedBytes = await tx.tasks.remove(agentId, taskId);
     if (storedBytes === undefined) throw taskNotFound();
+    recordTaskEvent(tx, 'task.deleted', agent, task.id, { id: task.id, status: task.status });
     if (task.status === 'running') await followTaskStatus(tx, agent, 'running', 'cancelled');
     await tx.agents.addStoredBytes(agentId, -storedBytes);
     await releaseStoredBytes(tx, agent.owner_id, storedBytes);
@@ -170,12 +173,18 @@ function planTaskChanges(agent: Agent, task: Task, patch: TaskUpdate): TaskChang
   return changes;
 }
 
-/** Keeps the agent's status in step with its tasks; answers the agent as it is now. The caller holds the agent's lock. */
+/**
+ * Keeps the agent's status in step with its tasks (an `agent.updated` event when it moves); answers
+ * the agent as it is now. The caller holds the agent's lock.
+ */
 export async function followTaskStatus(tx: Store, agent: Agent, from: TaskStatus, to: TaskStatus): Promise<Agent> {
   let status = agent.status;
   if (to === 'running') status = statusAfterTaskStart(agent.status);
   else if (from === 'running') status = statusAfterTaskStop(agent.status, await tx.tasks.countRunning(agent.id));
-  return status === agent.status ? agent : tx.agents.update(agent.id, { status, updated_at: nextTimestamp(agent.updated_at) });
+  if (status === agent.status) return agent;
+  const updated = await tx.agents.update(agent.id, { status, updated_at: nextTimestamp(agent.updated_at) });
+  recordAgentChange(tx, agent, updated);
+  return updated;
 }
 
 export function assertJsonSize(field: string, value: unknown): void {

@@ -9,6 +9,7 @@ import type { ListQuery, ListResult } from './collection';
 import type { PostSummary, User, UserCreate, UserReplace, UserRole, UserUpdate } from '../model';
 import { assertAcceptablePassword } from './password-policy';
 import { assertPrecondition, type Precondition } from './precondition';
+import { recordAgentEvent } from './events';
 
 /** api.yaml's UserName: 1 to 100 characters once trimmed. */
 export const MAX_NAME_LENGTH = 100;
@@ -124,17 +125,18 @@ export async function updateUser(
   );
 }
 
-/** Deletes the user with their posts, agents and the agents' tasks (foreign keys cascade). */
+/** Deletes the user with their posts, agents and the agents' tasks (foreign keys cascade); each agent's end is an `agent.deleted` event. */
 export function deleteUser(store: Store, principal: Principal, id: string, precondition?: Precondition<User>): Promise<void> {
   assertUserPrincipal(principal);
   if (!mayManage(principal, id)) throw userNotFound();
   return store.transaction(async (tx) => {
     // Task writes lock an agent, then its owner: locking in that order here too avoids a deadlock.
-    await tx.agents.lockOwnedBy(id);
+    const agents = await tx.agents.lockOwnedBy(id);
     const user = await tx.users.find(id, { lock: true });
     if (!user) throw userNotFound();
     assertPrecondition(precondition, user);
     await tx.users.remove(id);
+    for (const agent of agents) recordAgentEvent(tx, 'agent.deleted', { id: agent.id, owner_id: id }, { id: agent.id, status: agent.status });
   });
 }
 

@@ -39,7 +39,12 @@ const CHECKED_BY_HANDLER = new Set(['MetricsToken']);
  * one of the schemes it lists is required. It runs before the request is validated, so an
  * anonymous caller learns nothing from validation errors.
  */
-export function authenticateFor(requirements: readonly SecurityRequirement[], options: AuthenticateOptions, agentKeyScope?: AgentKeyScope): RequestHandler | undefined {
+export function authenticateFor(
+  requirements: readonly SecurityRequirement[],
+  options: AuthenticateOptions,
+  agentKeyScope?: AgentKeyScope,
+  agentIdIn: 'path' | 'query' = 'path',
+): RequestHandler | undefined {
   const schemes = new Set(requirements.flatMap((requirement) => Object.keys(requirement)));
   if (requirements.length === 0 || requirements.some((requirement) => Object.keys(requirement).length === 0)) return undefined;
   if ([...schemes].every((scheme) => CHECKED_BY_HANDLER.has(scheme))) return undefined;
@@ -50,7 +55,7 @@ export function authenticateFor(requirements: readonly SecurityRequirement[], op
       const principal = await identify(req, schemes, options, trusted);
       // Set before the gate: a valid key refused here (a scope it lacks) is counted against itself.
       req.principal = principal;
-      if (principal.kind === 'agent') admitAgent(principal, (req.params as Record<string, string | undefined>).agent_id);
+      if (principal.kind === 'agent') admitAgent(principal, agentIdIn === 'path' ? (req.params as Record<string, string | undefined>).agent_id : queryAgentOf(req, principal.agentId));
       next();
     } catch (error) {
       next(error);
@@ -74,6 +79,17 @@ function agentGate(scope: AgentKeyScope | undefined): (principal: Extract<Princi
     if (!principal.scopes.includes(scope)) throw missingScope(scope);
     if (agentId !== principal.agentId) throw agentNotFound();
   };
+}
+
+/**
+ * The agent an operation that takes `agent_id` in its query acts on: the one it names, or, when it
+ * names none, the key's own (the operation then reads that agent's only). A repeated or bracketed
+ * parameter names no agent the key is: 404 before the validator would say 400, as for a path.
+ */
+function queryAgentOf(req: Request, ownAgentId: string): string | undefined {
+  const named: unknown = (req.query as Record<string, unknown>).agent_id;
+  if (named === undefined) return ownAgentId;
+  return typeof named === 'string' ? named : undefined;
 }
 
 /** DESIGN section 3: Authorization alone decides when present; then X-API-Key; then the session cookie. */

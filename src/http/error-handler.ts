@@ -18,6 +18,7 @@ const STATUS_OF: Record<AppError['code'], number> = {
   precondition_failed: 412,
   quota_exceeded: 409,
   lease_lost: 409,
+  events_expired: 410,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
 };

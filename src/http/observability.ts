@@ -164,11 +164,14 @@ export function observeRequests(logger: Logger, metrics: Metrics): (req: Request
     res.on('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeLabel(req);
-      const aborted = !finished;
+      // An event stream ends when its reader leaves: that is how it ends, not an abort, and how long it
+      // stayed open is no request latency.
+      const stream = res.headersSent && String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
+      const aborted = !finished && !stream;
       // 499 (nginx's "client closed request"): the status the handler meant to send never reached anyone.
       const status = aborted ? 499 : res.statusCode;
       const samples = seriesOf(methodLabel(method), route, status);
-      samples.duration.observe(seconds);
+      if (!stream) samples.duration.observe(seconds);
       samples.requests.inc();
       samples.size.observe(Number(req.headers['content-length'] ?? 0) || 0);
       const level = status >= 500 ? 'error' : aborted ? 'warn' : 'info';
@@ -182,6 +185,7 @@ export function observeRequests(logger: Logger, metrics: Metrics): (req: Request
           path: req.originalUrl.split('?', 1)[0],
           status,
           ...(aborted && { aborted: true }),
+          ...(stream && { stream: true }),
           durationMs: Math.round(seconds * 1e6) / 1e3,
           req: { headers: loggedRequestHeaders(req.headers), remoteAddress: req.socket.remoteAddress },
           res: { headers: loggedResponseHeaders(res) },

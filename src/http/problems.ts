@@ -6,13 +6,15 @@ type RootError = components['schemas']['Error'];
 type ApiError = components['schemas']['ApiError'];
 type OAuthErrorBody = components['schemas']['OAuthError'];
 type ApiLeaseLostBody = components['schemas']['ApiLeaseLostError'];
+type ApiEventsExpiredBody = components['schemas']['ApiEventsExpiredError'];
 
 /**
  * api.yaml's error vocabulary (`Error.error`); the /api envelope writes each in upper case,
- * `state_conflict` as `CONFLICT`. `lease_lost` is the leases' own (`ApiLeaseLostError`, /api only).
+ * `state_conflict` as `CONFLICT`. `lease_lost` is the leases' own (`ApiLeaseLostError`, /api only),
+ * `events_expired` the event log's (`ApiEventsExpiredError`, /api only).
  */
-export type ProblemCode = RootError['error'] | 'lease_lost';
-type ApiCode = ApiError['error']['code'] | ApiLeaseLostBody['error']['code'];
+export type ProblemCode = RootError['error'] | 'lease_lost' | 'events_expired';
+type ApiCode = ApiError['error']['code'] | ApiLeaseLostBody['error']['code'] | ApiEventsExpiredBody['error']['code'];
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Fails to compile when api.yaml's two code enums stop naming the same errors. */
 const codesAgree: Same<Uppercase<Exclude<ProblemCode, 'state_conflict'>>, ApiCode> = true;
@@ -44,8 +46,8 @@ export function renderProblem(problem: Problem, surface: Surface, requestId: str
 
 function renderRoot(problem: Problem): { status: number; body: RootError } {
   const internal = problem.status >= 500 && problem.status !== 503;
-  // No root operation loses a lease; were one to, it would read as the state conflict it is.
-  const body: RootError = { error: problem.code === 'lease_lost' ? 'state_conflict' : problem.code, message: internal ? 'An unexpected error occurred' : problem.message };
+  // No root operation loses a lease or reads events; were one to, each would read as the nearest root error.
+  const body: RootError = { error: problem.code === 'lease_lost' ? 'state_conflict' : problem.code === 'events_expired' ? 'not_found' : problem.code, message: internal ? 'An unexpected error occurred' : problem.message };
   if (WITH_DETAIL.has(problem.code)) body.detail = problem.message;
   if (problem.fields) body.details = { fields: problem.fields };
   else if (problem.details && !internal) body.details = problem.details;

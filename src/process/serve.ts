@@ -1,12 +1,14 @@
 import type { Worker } from 'node:cluster';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../app';
+import { buildApp, createProcessEventFeed } from '../app';
 import { createTokenService } from '../auth/tokens';
 import { primaryLink } from './cluster-ipc';
 import { answerMetricsRequests } from './cluster-metrics';
 import { connectAndPrepare } from './database-start';
 import type { Config } from '../config/config';
+import { publishEventCommit, redisEventListener } from '../data/event-notifications';
+import { watchEventCommits } from '../data/events-repository';
 import { connectRedis } from '../data/redis';
 import { createStore } from '../data/store';
 import { createTaskWakeups } from '../domain/task-wakeups';
@@ -14,6 +16,7 @@ import { prepareDrain } from '../http/drain';
 import { createHttpServer } from '../http/http-server';
 import { createMetricsServer } from '../http/metrics-server';
 import { createMetrics, observeRedis } from '../http/observability';
+import { startEventPruner } from './event-pruner';
 import { startLeaseSweeper } from './lease-sweeper';
 import { connectSharedCounters } from './shared-counters';
 import { createLogger } from '../logger';
@@ -41,8 +44,13 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
   if (primary) answerMetricsRequests(primary, metrics.registry);
   const lifecycle = { draining: false };
   const wakeups = createTaskWakeups();
-  const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle, sharedCounters, wakeups });
-  const sweeper = startLeaseSweeper({ store: createStore(db), retry: config.leases, wakeups, quotas: config.quotas }, config.leases.sweepIntervalMs, logger);
+  // Every instance's streams hear of this one's events: PostgreSQL's NOTIFY, and Redis's pub/sub when configured.
+  const events = createProcessEventFeed(db, logger, config, redisEventListener(redis));
+  const unpublish = redis ? watchEventCommits(db, (lastId) => publishEventCommit(redis, lastId)) : undefined;
+  const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle, sharedCounters, wakeups, events });
+  const store = createStore(db);
+  const sweeper = startLeaseSweeper({ store, retry: config.leases, wakeups, quotas: config.quotas }, config.leases.sweepIntervalMs, logger);
+  const pruner = startEventPruner(store, config.events.retentionHours, logger);
 
   const server = createHttpServer(app, { logger, metrics, timeouts: config.http }).listen(config.port, config.host);
   const drain = prepareDrain(server);
@@ -74,7 +82,9 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
     metricsServer?.closeAllConnections();
     // Claims waiting for a task answer 204 now, rather than hold the drain for up to their wait.
     wakeups.close();
-    await Promise.all([drain.start(), sweeper.stop()]);
+    // Event streams end now, and their clients reconnect to another instance with Last-Event-ID.
+    await Promise.all([drain.start(), sweeper.stop(), pruner.stop(), events.close()]);
+    unpublish?.();
     await db.destroy();
     await redis?.close();
     logger.info('stopped');

@@ -174,6 +174,26 @@ describe('HTTP timeouts', () => {
   });
 });
 
+describe('event log configuration', () => {
+  it('when nothing is set, then events are kept 168 hours, streams beat every 15 s, poll every 500 ms, 10 per principal', () => {
+    expect(loadConfig({}).events).toEqual({ retentionHours: 168, heartbeatMs: 15_000, pollMs: 500, streamsPerPrincipal: 10 });
+  });
+
+  it('when they are set, then they are used', () => {
+    const config = loadConfig({ EVENT_RETENTION_HOURS: '24', EVENTS_HEARTBEAT_MS: '1000', EVENTS_POLL_MS: '250', EVENT_STREAMS_PER_PRINCIPAL: '2' });
+    expect(config.events).toEqual({ retentionHours: 24, heartbeatMs: 1000, pollMs: 250, streamsPerPrincipal: 2 });
+  });
+
+  it.each([
+    ['EVENT_RETENTION_HOURS', '0', 'an integer from 1 to 87600'],
+    ['EVENTS_HEARTBEAT_MS', '50', 'an integer from 100 to 3600000'],
+    ['EVENTS_POLL_MS', 'often', 'an integer from 50 to 60000'],
+    ['EVENT_STREAMS_PER_PRINCIPAL', '0', 'an integer from 1 to 10000'],
+  ])('when %s is %s, then the start is refused', (name, value, wanted) => {
+    expect(problemsOf({ [name]: value })).toEqual([`${name} must be ${wanted} (got "${value}")`]);
+  });
+});
+
 describe('metrics configuration', () => {
   it('when nothing is set, then no token and no metrics port; the metrics host defaults to 127.0.0.1', () => {
     expect(loadConfig({}).metrics).toEqual({ token: undefined, port: undefined, host: '127.0.0.1' });

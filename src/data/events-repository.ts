@@ -1,0 +1,123 @@
+import type { Knex } from 'knex';
+import type { Executor } from './compiled-query';
+import type { Database } from './database';
+import type { EventRecord, NewEvent } from './records';
+import type { RowMapper } from './row-mapper';
+import type { EventType } from '../model';
+
+/** The PostgreSQL channel that announces committed events (its payload: the last id committed). */
+export const EVENTS_CHANNEL = 'agent_fleet_events';
+/**
+ * The transaction-level advisory lock every event-writing transaction takes just before it
+ * commits (any number: its key names this service's events among other users of the database).
+ */
+const EVENTS_WRITE_LOCK = 0x41_46_45_56;
+
+export interface EventFilter {
+  /** Only events after this id. */
+  after: string;
+  /** Only this agent's. */
+  agentId?: string;
+  /** Only events of agents this user owned when they happened. */
+  ownerId?: string;
+  types?: readonly EventType[];
+  limit: number;
+}
+
+export interface EventsRepository {
+  /**
+   * Records an event of the change the current transaction makes: it is written when the
+   * transaction commits, with it, or not at all. Outside a transaction this throws.
+   */
+  record(event: NewEvent): void;
+  /** Events in id order, oldest first. */
+  list(filter: EventFilter): Promise<EventRecord[]>;
+  /** The newest event's id ('0' when there is none). */
+  latestId(): Promise<string>;
+  /** The newest id pruned so far ('0' when none was). */
+  prunedThrough(): Promise<string>;
+  /** Deletes up to `batch` events older than `before` (oldest first) and raises the pruned mark; answers how many. */
+  pruneBatch(before: string, batch: number): Promise<number>;
+}
+
+/** `record` buffers here; the store writes the buffer just before COMMIT (writePendingEvents). */
+export type PendingEvents = NewEvent[];
+
+export function createEventsRepository(executor: Executor, mapper: RowMapper, postgres: boolean, pending: PendingEvents | undefined): EventsRepository {
+  const db = executor as Knex;
+  const idParameter = (id: string): string | number => (postgres ? id : Number(id));
+  return {
+    record(event) {
+      if (!pending) throw new Error('an event is recorded in the transaction of its change');
+      pending.push(event);
+    },
+    async list({ after, agentId, ownerId, types, limit }) {
+      const query = db('events').where('id', '>', idParameter(after)).orderBy('id', 'asc').limit(limit);
+      if (agentId !== undefined) query.andWhere('agent_id', agentId);
+      if (ownerId !== undefined) query.andWhere('owner_id', ownerId);
+      if (types !== undefined && types.length > 0) query.whereIn('type', types);
+      const rows = (await query) as Array<Record<string, unknown>>;
+      return rows.map((row) => mapper.toEvent(row));
+    },
+    async latestId() {
+      const row = (await db('events').max({ id: 'id' }).first()) as { id: unknown } | undefined;
+      return row?.id === null || row?.id === undefined ? '0' : String(row.id);
+    },
+    async prunedThrough() {
+      const row = (await db('event_log').where('id', 1).first('pruned_through')) as { pruned_through: unknown } | undefined;
+      return row ? String(row.pruned_through) : '0';
+    },
+    async pruneBatch(before, batch) {
+      const doomed = (await db('events').where('occurred_at', '<', before).orderBy('id', 'asc').limit(batch).select('id')) as Array<{ id: unknown }>;
+      if (doomed.length === 0) return 0;
+      const through = doomed[doomed.length - 1]?.id as string | number;
+      // The mark first: a reader that sees an id gone also sees that it was pruned.
+      await (db as Database).transaction(async (trx) => {
+        await trx('event_log').where('id', 1).andWhere('pruned_through', '<', through).update({ pruned_through: through });
+        await trx('events').where('id', '<=', through).andWhere('occurred_at', '<', before).delete();
+      });
+      return doomed.length;
+    },
+  };
+}
+
+/**
+ * Writes the events a transaction recorded, last thing before its COMMIT, in one statement, and
+ * answers the last id. On PostgreSQL the transaction first takes a lock that every event-writing
+ * transaction takes, so they commit in the order of their ids: a reader that has seen id N never
+ * later finds a smaller id committed after it. NOTIFY is delivered when the transaction commits.
+ * SQLite's write transactions are serial already (BEGIN IMMEDIATE).
+ */
+export async function writePendingEvents(trx: Knex.Transaction, postgres: boolean, pending: PendingEvents): Promise<string | undefined> {
+  if (pending.length === 0) return undefined;
+  if (postgres) await trx.raw('select pg_advisory_xact_lock(?)', [EVENTS_WRITE_LOCK]);
+  const rows = pending.map((event) => ({
+    type: event.type,
+    occurred_at: event.occurred_at,
+    agent_id: event.agent_id,
+    owner_id: event.owner_id,
+    task_id: event.task_id,
+    data: JSON.stringify(event.data),
+  }));
+  const inserted = (await trx('events').insert(rows).returning('id')) as Array<{ id: unknown } | number | string>;
+  const last = inserted[inserted.length - 1];
+  const lastId = String(typeof last === 'object' && last !== null ? last.id : last);
+  if (postgres) await trx.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, lastId]);
+  return lastId;
+}
+
+type CommitListener = (lastId: string) => void;
+const commitListeners = new WeakMap<Database, Set<CommitListener>>();
+
+/** Calls `listener` with the last id each time a transaction on `db` commits events; answers how to stop. */
+export function watchEventCommits(db: Database, listener: CommitListener): () => void {
+  let listeners = commitListeners.get(db);
+  if (!listeners) commitListeners.set(db, (listeners = new Set()));
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Tells this process's listeners that events up to `lastId` were committed. */
+export function announceEventCommit(db: Database, lastId: string): void {
+  for (const listener of commitListeners.get(db) ?? []) listener(lastId);
+}

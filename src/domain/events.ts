@@ -1,0 +1,124 @@
+import type { EventRecord } from '../data/records';
+import type { Store } from '../data/store';
+import { isId, now } from '../data/ids';
+import { agentNotFound, eventsExpired } from '../errors';
+import type { Agent, EventType, FleetEvent, Task } from '../model';
+import { assertReaches, ownerScope, type Principal } from './access';
+
+type Fields = Record<string, unknown>;
+
+/**
+ * The fields that differ between two versions of a resource, with their new values, and
+ * `previous_status` when the status changed: what an `*.updated` event (and its kin) carries.
+ */
+export function changesOf<T extends object>(before: T, after: T): Fields {
+  const changes: Fields = {};
+  for (const [field, value] of Object.entries(after)) {
+    if (JSON.stringify(value) !== JSON.stringify((before as Fields)[field])) changes[field] = value;
+  }
+  const previous = (before as Fields).status;
+  if ('status' in changes) changes.previous_status = previous;
+  return changes;
+}
+
+/** Whether a change touched more than its version stamp. */
+const changesAnything = (changes: Fields): boolean => Object.keys(changes).some((field) => field !== 'updated_at');
+
+/** Records an event of the agent in the caller's transaction; its owner now decides who may read it. */
+export function recordAgentEvent(tx: Store, type: Extract<EventType, `agent.${string}`>, agent: Pick<Agent, 'id' | 'owner_id'>, data: Fields): void {
+  tx.events.record({ type, occurred_at: now(), agent_id: agent.id, owner_id: agent.owner_id, task_id: null, data });
+}
+
+/** Records an event of one of the agent's tasks in the caller's transaction. */
+export function recordTaskEvent(tx: Store, type: Extract<EventType, `task.${string}`>, agent: Pick<Agent, 'id' | 'owner_id'>, taskId: string, data: Fields): void {
+  tx.events.record({ type, occurred_at: now(), agent_id: agent.id, owner_id: agent.owner_id, task_id: taskId, data });
+}
+
+/** `agent.updated` with what changed, unless nothing but its version stamp did. */
+export function recordAgentChange(tx: Store, before: Agent, after: Agent): void {
+  const changes = changesOf(before, after);
+  if (changesAnything(changes)) recordAgentEvent(tx, 'agent.updated', after, changes);
+}
+
+/** The event of a task's change: its outcome when it reached one, else `fallback`. */
+export function recordTaskChange(tx: Store, agent: Pick<Agent, 'id' | 'owner_id'>, before: Task, after: Task, fallback: Extract<EventType, `task.${string}`> = 'task.updated'): void {
+  const changes = changesOf(before, after);
+  if (!changesAnything(changes)) return;
+  const type = after.status === before.status ? fallback : (OUTCOME_EVENTS[after.status] ?? fallback);
+  recordTaskEvent(tx, type, agent, after.id, changes);
+}
+
+const OUTCOME_EVENTS: Partial<Record<Task['status'], Extract<EventType, `task.${string}`>>> = {
+  succeeded: 'task.succeeded',
+  failed: 'task.failed',
+  cancelled: 'task.cancelled',
+};
+
+/** Whose events a reader sees: one agent's, one owner's agents', or (neither) every agent's. */
+export interface EventScope {
+  agentId?: string;
+  ownerId?: string;
+  types?: readonly EventType[];
+}
+
+/**
+ * The reader's scope: an agent key its agent's events; a user their agents' (as they owned them
+ * when each event happened); admins and service keys every agent's. Naming an agent the reader
+ * cannot see is 404, as reading it would be; an agent that is gone is still named by its events.
+ */
+export async function eventScopeOf(store: Store, principal: Principal, agentId: string | undefined, types: readonly EventType[] | undefined): Promise<EventScope> {
+  if (principal.kind === 'agent') {
+    assertReaches(principal, agentId ?? principal.agentId);
+    return { agentId: principal.agentId, types };
+  }
+  const ownerId = ownerScope(principal);
+  if (agentId !== undefined && !(await store.agents.find(agentId, { ownerId }))) {
+    if (!isId(agentId) || (await store.events.list({ after: '0', agentId, ownerId, limit: 1 })).length === 0) throw agentNotFound();
+  }
+  return { agentId, ownerId, types };
+}
+
+/** Whether the reader of `scope` sees the event (a stream filters live events with it). */
+export function inScope(scope: EventScope, event: EventRecord): boolean {
+  return (
+    (scope.agentId === undefined || event.agent_id === scope.agentId) &&
+    (scope.ownerId === undefined || event.owner_id === scope.ownerId) &&
+    (scope.types === undefined || scope.types.includes(event.type))
+  );
+}
+
+/** The event as readers get it: who owned its agent stays in the database. */
+export function presentEvent({ owner_id: _owner, ...event }: EventRecord): FleetEvent {
+  return event;
+}
+
+/** A page of the reader's events after `after` (from the oldest kept when absent), oldest first. */
+export async function listEvents(store: Store, scope: EventScope, after: string | undefined, limit: number): Promise<{ items: FleetEvent[]; hasMore: boolean }> {
+  const rows = await store.events.list({ ...scope, after: after ?? '0', limit: limit + 1 });
+  await assertResumable(store, after);
+  return { items: rows.slice(0, limit).map(presentEvent), hasMore: rows.length > limit };
+}
+
+/**
+ * Refuses to resume after an id whose successors may have been pruned (410): the reader would
+ * miss events without knowing. Checked after the read it guards, so a prune in between is seen.
+ */
+export async function assertResumable(store: Store, after: string | undefined): Promise<void> {
+  if (after === undefined) return;
+  const prunedThrough = await store.events.prunedThrough();
+  if (BigInt(after) < BigInt(prunedThrough)) throw eventsExpired(after, prunedThrough);
+}
+
+/** The most events one statement prunes: writers and readers never wait long behind it. */
+const PRUNE_BATCH = 1000;
+
+/** Deletes the events older than the retention, a batch at a time; answers how many. */
+export async function pruneEvents(store: Store, retentionHours: number, at: number = Date.now()): Promise<number> {
+  const before = new Date(at - retentionHours * 3_600_000).toISOString();
+  let pruned = 0;
+  for (;;) {
+    const batch = await store.events.pruneBatch(before, PRUNE_BATCH);
+    pruned += batch;
+    if (batch < PRUNE_BATCH) return pruned;
+  }
+}
