@@ -1,34 +1,12 @@
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
-import type { components } from '../../generated/api.js';
+import type { components, operations } from '../../generated/api.js';
 import { AgentFleetError } from './errors.js';
 import { retryAfterMs } from './transport.js';
 
-// PLACEHOLDER(i23): the shape api.yaml gives `Event`; once `components['schemas']['Event']` is
-// generated, `FleetEvent` below is that schema and this fallback can go.
-interface DeclaredEventFallback {
-  id: string;
-  type:
-    | 'agent.created'
-    | 'agent.updated'
-    | 'agent.deleted'
-    | 'task.created'
-    | 'task.updated'
-    | 'task.leased'
-    | 'task.progress'
-    | 'task.succeeded'
-    | 'task.failed'
-    | 'task.cancelled'
-    | 'task.requeued'
-    | 'task.deleted';
-  occurred_at: string;
-  agent_id: string;
-  task_id: string | null;
-  data: Record<string, unknown>;
-}
-
 /** One change in the fleet, as `GET /api/v1/events` streams it. */
-export type FleetEvent = components['schemas'] extends { Event: infer Declared } ? Declared : DeclaredEventFallback;
-export type FleetEventType = FleetEvent['type'];
+export type FleetEvent = components['schemas']['Event'];
+export type FleetEventType = components['schemas']['EventType'];
+type EventsQuery = NonNullable<operations['listEvents']['parameters']['query']>;
 
 export interface EventsOptions {
   /** Only this agent's events. */
@@ -59,11 +37,8 @@ export interface ReconnectEvent {
   cause: { status: number } | { error: unknown } | { closed: true };
 }
 
-/** openapi-fetch's GET, asked for the body as a stream. */
-export type StreamGet = (
-  url: string,
-  init: { params: { query: Record<string, unknown> }; headers: Record<string, string>; parseAs: 'stream'; signal: AbortSignal },
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+/** Opens one stream: `GET /api/v1/events` with `Accept: text/event-stream`, its body as a stream. */
+export type OpenStream = (request: { query: EventsQuery; lastEventId: string | undefined; signal: AbortSignal }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 /** Larger than any event the service sends; a stream that buffers more without a complete event is broken. */
 const MAX_EVENT_CHARS = 1 << 20;
@@ -77,7 +52,7 @@ const REMEMBERED_IDS = 1024;
  * 5xx, resuming with `Last-Event-ID` after the last event yielded. Other refusals end the
  * iteration with an `AgentFleetError`.
  */
-export async function* streamEvents(get: StreamGet, options: EventsOptions = {}): AsyncGenerator<FleetEvent, void, undefined> {
+export async function* streamEvents(open: OpenStream, options: EventsOptions = {}): AsyncGenerator<FleetEvent, void, undefined> {
   const { signal } = options;
   const maxDelayMs = options.maxReconnectDelayMs ?? 30_000;
   const idleTimeoutMs = options.idleTimeoutMs ?? 45_000;
@@ -88,11 +63,15 @@ export async function* streamEvents(get: StreamGet, options: EventsOptions = {})
 
   /** One connection: yields its events, and returns why it ended (undefined when the caller aborted). */
   async function* follow(connection: AbortSignal): AsyncGenerator<FleetEvent, Ended | undefined, undefined> {
-    const query = { agent_id: options.agentId, types: options.types?.length === 0 ? undefined : options.types, after: lastEventId === undefined ? options.after : undefined };
-    const headers: Record<string, string> = { Accept: 'text/event-stream', ...(lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId }) };
-    let answer: Awaited<ReturnType<StreamGet>>;
+    // `after` would win over Last-Event-ID: it goes only with the first connection.
+    const query: EventsQuery = {
+      ...optional('agent_id', options.agentId),
+      ...optional('types', options.types?.length === 0 ? undefined : options.types?.slice()),
+      ...optional('after', lastEventId === undefined ? options.after : undefined),
+    };
+    let answer: Awaited<ReturnType<OpenStream>>;
     try {
-      answer = await get('/api/v1/events', { params: { query }, headers, parseAs: 'stream', signal: connection });
+      answer = await open({ query, lastEventId, signal: connection });
     } catch (error) {
       return signal?.aborted === true ? undefined : { cause: { error } };
     }

@@ -3,7 +3,7 @@ import type { components, paths } from '../../generated/api.js';
 import { credentialsOf, type Auth, type RequestToken, type TokenRequest } from './auth.js';
 import { AgentFleetError } from './errors.js';
 import { MemoryEtagCache, type EtagCache } from './etag-cache.js';
-import { streamEvents, type EventsOptions, type FleetEvent, type StreamGet } from './events.js';
+import { streamEvents, type EventsOptions, type FleetEvent, type OpenStream } from './events.js';
 import { serializeQuery } from './query.js';
 import { createTransport, type Fetch, type RetryOptions } from './transport.js';
 import type { CollectionPath, InitParam, ItemOf, Method, SuccessBody } from './types.js';
@@ -106,6 +106,14 @@ export function createAgentFleetClient(options: AgentFleetClientOptions): AgentF
   });
   const GET = client.GET as unknown as Method<'get'>;
 
+  const openStream: OpenStream = ({ query, lastEventId, signal }) =>
+    streams.GET('/api/v1/events', {
+      params: { query, header: lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId } },
+      headers: { Accept: 'text/event-stream' },
+      parseAs: 'stream',
+      signal,
+    });
+
   async function* pages(url: string, init?: { params?: { query?: Record<string, unknown> } }): AsyncGenerator<unknown, void, undefined> {
     let query: Record<string, unknown> = { ...init?.params?.query };
     for (;;) {
@@ -133,8 +141,7 @@ export function createAgentFleetClient(options: AgentFleetClientOptions): AgentF
     paginate: async function* (url: string, init?: object) {
       for await (const page of pages(url, init)) yield* itemsOf(page);
     } as AgentFleetClient['paginate'],
-    // PLACEHOLDER(i23): typed by `paths['/api/v1/events']` once api.yaml declares it.
-    events: (eventsOptions) => streamEvents(streams.GET as unknown as StreamGet, eventsOptions),
+    events: (eventsOptions) => streamEvents(openStream, eventsOptions),
     requestToken,
     cache,
     use: (...middleware) => {
