@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AgentFleetError, createAgentFleetClient, type EventsOptions, type FleetEvent, type ReconnectEvent } from '../../src/client';
+import { AgentFleetError, createAgentFleetClient, unwrap, type EventsOptions, type FleetEvent, type ReconnectEvent } from '../../src/client';
+import { createStore } from '../../src/data/store';
+import { pruneEvents } from '../../src/domain/events';
+import { TEST_API_KEY, reachableDatabaseKinds, startTestApp, testConfig, type DatabaseKind, type TestApp } from '../support/harness';
 
 type Connection = { url: URL; headers: IncomingMessage['headers']; openedAt: number; closedAt?: number };
 /** How the server answers one connection: it may write, end, or destroy the socket. */
@@ -73,6 +76,14 @@ const refuse =
     json(res, status, { error: { code, message: code.toLowerCase() } }, headers);
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The id of an agent's first event (`agent.created`), read as a JSON page. */
+async function firstEventId(client: ReturnType<typeof createAgentFleetClient>, agentId: string): Promise<string> {
+  const page = await unwrap(client.GET('/api/v1/events', { params: { query: { agent_id: agentId } } }));
+  // The operation also declares the stream (text/event-stream): a page is what JSON answers.
+  if (typeof page === 'string') throw new Error('a stream where a page was asked for');
+  return page.data[0]?.id ?? '';
+}
 
 describe('client.events() against an SSE server of its own', () => {
   const server = new EventServer();
@@ -201,7 +212,9 @@ describe('client.events() against an SSE server of its own', () => {
   it('when the caller breaks out of the loop, then the connection is closed and no other opened', async () => {
     server.script([1, 2, 3].map((id) => eventOf(id)), stream());
     expect((await take(eventsOf(), 2)).map((event) => event.id)).toEqual(['1', '2']);
+    const left = Date.now();
     await until(() => server.connections[0]?.closedAt !== undefined);
+    expect((server.connections[0]?.closedAt ?? Infinity) - left).toBeLessThan(100);
     await delay(100);
     expect(server.connections).toHaveLength(1);
   });
@@ -268,5 +281,77 @@ describe('client.events() against an SSE server of its own', () => {
     expect(written).toBeLessThan(log.length / 2);
     await iterator.return?.(undefined);
     await until(() => server.connections[0]?.closedAt !== undefined);
+  });
+});
+
+describe.each(reachableDatabaseKinds())('client.events() against the real service (%s)', (kind: DatabaseKind) => {
+  let service: TestApp;
+  let baseUrl = '';
+  beforeAll(async () => {
+    // One stream per principal: a stream the client left is seen closed by the next one it may open.
+    service = await startTestApp(kind, { events: { ...testConfig().events, heartbeatMs: 200, pollMs: 100, streamsPerPrincipal: 1 } });
+    baseUrl = await service.listen();
+  }, 60_000);
+  afterAll(() => service?.close());
+
+  const fleet = () => createAgentFleetClient({ baseUrl, auth: { apiKey: TEST_API_KEY } });
+  /** A new agent, and the id of its first event (`agent.created`), to start the stream after. */
+  const newAgent = async (client = fleet()) => {
+    const agent = (await unwrap(client.POST('/api/v1/agents', { body: { name: 'watched', type: 'type_a' } }))).data;
+    return { agent, created: await firstEventId(client, agent.id) };
+  };
+  const createTask = async (agentId: string, title: string, client = fleet()) =>
+    (await unwrap(client.POST('/api/v1/agents/{agent_id}/tasks', { params: { path: { agent_id: agentId } }, body: { title } }))).data;
+
+  it('when tasks are created and worked, then the agent\'s events come in order, history then live, filtered by type, and a break frees the stream within 200 ms', async () => {
+    const client = fleet();
+    const { agent, created } = await newAgent(client);
+    const before = await createTask(agent.id, 'before');
+    const iterator = client.events({ agentId: agent.id, types: ['task.created', 'task.succeeded'], after: created })[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect(first.value).toMatchObject({ type: 'task.created', agent_id: agent.id, task_id: before.id, data: { title: 'before' } });
+
+    const live = await createTask(agent.id, 'live');
+    const claimed = await unwrap(client.POST('/api/v1/agents/{agent_id}/leases', { params: { path: { agent_id: agent.id } }, body: {} }));
+    if (claimed === undefined) throw new Error('no task to lease');
+    const lease = claimed.data;
+    await unwrap(client.PATCH('/api/v1/agents/{agent_id}/leases/{lease_id}', { params: { path: { agent_id: agent.id, lease_id: lease.id } }, body: { status: 'succeeded', result: { ok: true } } }));
+    const second = await iterator.next();
+    const third = await iterator.next();
+    expect([second.value, third.value].map((event) => [event?.type, event?.task_id])).toEqual([
+      ['task.created', live.id],
+      ['task.succeeded', lease.task_id],
+    ]);
+    expect(third.value?.data).toMatchObject({ status: 'succeeded', previous_status: 'running', result: { ok: true } });
+    const ids = [first.value?.id, second.value?.id, third.value?.id].map((id) => BigInt(id ?? '0'));
+    expect([...ids].sort((a, b) => (a < b ? -1 : 1))).toEqual(ids);
+
+    await iterator.return?.(undefined);
+    // The service allows this key one stream: the next opens only once the service saw the first closed.
+    await delay(200);
+    const reconnects: ReconnectEvent[] = [];
+    const again = fleet().events({ agentId: agent.id, after: created, onReconnect: (event) => reconnects.push(event) })[Symbol.asyncIterator]();
+    expect((await again.next()).value).toMatchObject({ type: 'task.created', task_id: before.id });
+    await again.return?.(undefined);
+    expect(reconnects).toEqual([]);
+  });
+
+  it('when the point to resume from was pruned, then the iteration ends with the typed 410 EVENTS_EXPIRED', async () => {
+    const { agent, created } = await newAgent();
+    await service.database.db('events').where('id', '<=', Number(created)).update({ occurred_at: new Date(Date.now() - 500 * 3_600_000).toISOString() });
+    await pruneEvents(createStore(service.database.db), 168);
+    const failure = await (async () => {
+      for await (const event of fleet().events({ agentId: agent.id, after: '0' })) void event;
+    })().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AgentFleetError);
+    expect(failure).toMatchObject({ status: 410, body: { error: { code: 'EVENTS_EXPIRED' } } });
+  });
+
+  it('when the agent is not the key\'s, then the iteration ends with the typed 404', async () => {
+    const { agent } = await newAgent();
+    const other = (await unwrap(fleet().POST('/api/v1/agents', { body: { name: 'other', type: 'type_b' } }))).data;
+    const key = (await unwrap(fleet().POST('/api/v1/agents/{agent_id}/keys', { params: { path: { agent_id: agent.id } }, body: { name: 'reader', scopes: ['tasks:read'] } }))).data;
+    const asAgent = createAgentFleetClient({ baseUrl, auth: { clientId: key.id, clientSecret: key.secret } });
+    await expect(asAgent.events({ agentId: other.id })[Symbol.asyncIterator]().next()).rejects.toMatchObject({ name: 'AgentFleetError', status: 404 });
   });
 });
