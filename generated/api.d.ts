@@ -510,8 +510,8 @@ export interface paths {
          * The fleet's events, as pages or as a live stream
          * @description Every change of an agent or a task, oldest first: the caller's agents' events for a user,
          *     every agent's for an admin or a service key, its own agent's for an agent key (another
-         *     `agent_id` answers 404). Event ids increase; `after` (or the `Last-Event-ID` header)
-         *     resumes after one: every later event, in order, none twice. Events are kept for
+         *     `agent_id` answers 404; without one, it reads its own). Event ids increase; `after` (or
+         *     the `Last-Event-ID` header) resumes after one: every later event, in order, none twice. Events are kept for
          *     `EVENT_RETENTION_HOURS` (168 by default): resuming after an id older than that answers 410
          *     `EVENTS_EXPIRED`, and the reader starts again from a fresh page.
          *
@@ -5082,7 +5082,7 @@ export interface operations {
                 agent_id?: string;
                 /** @description Only events of these types, comma-separated (`task.succeeded,task.failed`). */
                 types?: components["schemas"]["EventType"][];
-                /** @description Only events after this id (the last id seen, or `meta.nextCursor`). Absent, from the oldest kept. */
+                /** @description Only events after this id (the last id seen, or `meta.nextCursor`). Absent, a page starts at the oldest event kept and a stream with the events committed from then on (`after=0` replays every kept event first). */
                 after?: components["schemas"]["EventId"];
                 /**
                  * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the

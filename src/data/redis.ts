@@ -206,7 +206,13 @@ export async function connectRedis(config: RedisConfig, logger: Pick<Logger, 'in
         () => undefined,
       ).catch(() => undefined);
       return async () => {
-        await withDeadline(subscriber.close(), 1000).catch(() => subscriber.destroy());
+        await withDeadline(subscriber.close(), 1000).catch(() => {
+          try {
+            subscriber.destroy();
+          } catch {
+            // never connected: nothing to destroy
+          }
+        });
       };
     },
     close: async () => {

@@ -108,6 +108,7 @@ const RECIPES: Record<string, Recipe> = {
   'GET /api/v1/agents/{agent_id}/leases/{lease_id} 200': async (c) => c.call('GET', await newLease(c)),
   'PATCH /api/v1/agents/{agent_id}/leases/{lease_id} 200': async (c) => c.call('PATCH', await newLease(c), { body: { progress: { percent: 10 } } }),
   'DELETE /api/v1/agents/{agent_id}/leases/{lease_id} 204': async (c) => c.call('DELETE', await newLease(c)),
+  'GET /api/v1/events 200': (c) => c.call('GET', `/api/v1/events?agent_id=${c.ids.v1Agent}&limit=5`),
   'GET /api/v1/me 200': (c) => c.call('GET', '/api/v1/me'),
   'GET /api/v1/me 304': (c) => c.revalidate('/api/v1/me'),
   'POST /api/auth/login 200': (c) => c.call('POST', '/api/auth/login', { as: null, body: { email: c.owner.user.email, password: c.owner.password } }),

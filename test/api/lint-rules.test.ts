@@ -249,6 +249,22 @@ const PLANTS: Plant[] = [
     plant: (d) => void (at(d, 'paths', '/api/v1/me', 'get')['x-agent-key-scope'] = 'tasks:read'),
   },
   {
+    rule: 'agent-fleet/agent-key-scope',
+    when: 'the event log, open to agent keys, loses its agent_id query parameter',
+    plant: (d) => {
+      const operation = at(d, 'paths', '/api/v1/events', 'get');
+      operation.parameters = (operation.parameters as Array<{ name?: string }>).filter((parameter) => parameter.name !== 'agent_id');
+    },
+  },
+  {
+    rule: 'agent-fleet/collection-pagination',
+    when: 'the event log declares neither `cursor` nor `after`',
+    plant: (d) => {
+      const operation = at(d, 'paths', '/api/v1/events', 'get');
+      operation.parameters = (operation.parameters as Array<{ name?: string }>).filter((parameter) => parameter.name !== 'after');
+    },
+  },
+  {
     rule: 'agent-fleet/required-properties-declared',
     when: 'a field is removed from an entity but its representations still require it',
     plant: (d) => remove(at(d, 'components', 'schemas', 'TaskEntity', 'properties'), 'priority'),

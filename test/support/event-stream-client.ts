@@ -49,8 +49,13 @@ export async function openEventStream(url: string, headers: Record<string, strin
   const body = res.body;
   reader.ended = (async () => {
     const decoder = new TextDecoder();
+    const chunks = body.getReader();
     try {
-      for await (const chunk of body) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+      for (;;) {
+        const { done, value } = await chunks.read();
+        if (done) break;
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
     } catch {
       // aborted by the test, or cut off by the server
     }
