@@ -13,7 +13,7 @@ export interface EventsOptions {
   agentId?: string;
   /** Only events of these types. */
   types?: readonly FleetEventType[];
-  /** Start after this event id (default: at the oldest event the service keeps). */
+  /** Start after this event id, with every later event the service keeps (default: from now on). */
   after?: string;
   /** Aborting it closes the connection and ends the iteration without an error, as `break` does. */
   signal?: AbortSignal;
@@ -73,11 +73,11 @@ export async function* streamEvents(open: OpenStream, options: EventsOptions = {
     try {
       answer = await open({ query, lastEventId, signal: connection });
     } catch (error) {
-      return signal?.aborted === true ? undefined : { cause: { error } };
+      return isAborted(signal) ? undefined : { cause: { error } };
     }
     const { response, data } = answer;
     if (!response.ok) {
-      if (!isPassing(response.status)) throw new AgentFleetError(response, answer.error);
+      if (!isTransient(response.status)) throw new AgentFleetError(response, answer.error);
       return { cause: { status: response.status }, ...optional('retryAfterMs', retryAfterMs(response.headers.get('Retry-After'))) };
     }
     if (!(data instanceof ReadableStream) || !/^text\/event-stream\b/i.test(response.headers.get('Content-Type') ?? '')) {
@@ -96,14 +96,14 @@ export async function* streamEvents(open: OpenStream, options: EventsOptions = {
       }
     } catch (error) {
       // A malformed event would come again after a reconnect: it ends the iteration.
-      if (signal?.aborted === true) return undefined;
+      if (isAborted(signal)) return undefined;
       if (error instanceof SyntaxError || isParseError(error)) throw error;
       return { cause: { error } };
     }
-    return signal?.aborted === true ? undefined : { cause: { closed: true } };
+    return isAborted(signal) ? undefined : { cause: { closed: true } };
   }
 
-  while (signal?.aborted !== true) {
+  while (!isAborted(signal)) {
     const connection = new AbortController();
     const hangUp = (): void => connection.abort(signal?.reason);
     signal?.addEventListener('abort', hangUp, { once: true });
@@ -139,7 +139,7 @@ function isAborted(signal: AbortSignal | undefined): boolean {
 }
 
 /** Statuses after which the same request may succeed later. */
-function isPassing(status: number): boolean {
+function isTransient(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
@@ -188,7 +188,7 @@ async function* messagesOf(body: ReadableStream<Uint8Array>, signal: AbortSignal
 /** Waits `ms`; false when `signal` aborted first. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {
-    if (signal?.aborted === true) return resolve(false);
+    if (isAborted(signal)) return resolve(false);
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', stop);
       resolve(true);
