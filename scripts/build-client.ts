@@ -1,7 +1,7 @@
 /**
  * Builds the typed client package `@agent-fleet/client` from generated/api.d.ts and the runtime in
- * src/client/: ESM and CommonJS builds with their declarations, an `exports` map, openapi-fetch as
- * the only dependency. Packs it with npm and prints the tarball's path as the last line.
+ * src/client/: ESM and CommonJS builds with their declarations, an `exports` map, openapi-fetch and
+ * eventsource-parser (the event stream's parser) as its only dependencies. Packs it with npm and prints the tarball's path as the last line.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,7 +47,11 @@ function compile(format: 'esm' | 'cjs'): void {
 
 function manifest(): object {
   const spec = parse(readFileSync(path.join(root, 'api.yaml'), 'utf8')) as { info: { version: string; title: string } };
-  const service = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>; license: string };
+  const service = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+    license: string;
+  };
   const build = (format: string, file: string) => `./dist/${format}/${entry}.${file}`;
   return {
     name: '@agent-fleet/client',
@@ -68,7 +72,7 @@ function manifest(): object {
     files: ['dist', 'README.md'],
     sideEffects: false,
     engines: { node: '>=20' },
-    dependencies: { 'openapi-fetch': service.devDependencies['openapi-fetch'] },
+    dependencies: { 'openapi-fetch': service.devDependencies['openapi-fetch'], 'eventsource-parser': service.dependencies['eventsource-parser'] },
   };
 }
 

@@ -3,6 +3,7 @@ import type { components, paths } from '../../generated/api.js';
 import { credentialsOf, type Auth, type RequestToken, type TokenRequest } from './auth.js';
 import { AgentFleetError } from './errors.js';
 import { MemoryEtagCache, type EtagCache } from './etag-cache.js';
+import { streamEvents, type EventsOptions, type FleetEvent, type OpenStream } from './events.js';
 import { serializeQuery } from './query.js';
 import { createTransport, type Fetch, type RetryOptions } from './transport.js';
 import type { CollectionPath, InitParam, ItemOf, Method, SuccessBody } from './types.js';
@@ -11,6 +12,7 @@ export type { components, operations, paths } from '../../generated/api.js';
 export type { Auth, OAuthError, TokenRequest, TokenResponse, TokenSource } from './auth.js';
 export { AgentFleetError, unwrap, type DataOf, type ErrorOf } from './errors.js';
 export { MemoryEtagCache, type CachedResponse, type EtagCache } from './etag-cache.js';
+export type { EventsOptions, FleetEvent, FleetEventType, ReconnectEvent } from './events.js';
 export { serializeQuery } from './query.js';
 export type { Fetch, RetryEvent, RetryOptions } from './transport.js';
 export type { CollectionPath, ErrorBody, FieldsOf, HttpMethod, ItemOf, PathsWith, Sparse, SuccessBody } from './types.js';
@@ -40,7 +42,7 @@ export interface AgentFleetClientOptions {
   /** Where the service is, e.g. `https://fleet.example.com` (no trailing path). */
   baseUrl: string;
   auth?: Auth;
-  /** Retries of idempotent requests on 429, 503 and network errors; `false` turns them off. */
+  /** Retries on 429, 503 and network errors of idempotent requests and of POSTs (sent with an `Idempotency-Key`); `false` turns them off. */
   retry?: RetryOptions | false;
   /** Revalidate repeated GETs with `If-None-Match`: `true` for an in-memory cache, or your own. */
   cache?: boolean | EtagCache;
@@ -64,6 +66,13 @@ export interface AgentFleetClient {
   paginate<P extends CollectionPath, I extends MaybeOptionalInit<paths[P], 'get'>>(url: P, ...init: InitParam<I>): AsyncGenerator<ItemOf<SuccessBody<P, 'get', I>>, void, undefined>;
   /** Every page of a collection, with its `meta`. */
   pages<P extends CollectionPath, I extends MaybeOptionalInit<paths[P], 'get'>>(url: P, ...init: InitParam<I>): AsyncGenerator<SuccessBody<P, 'get', I>, void, undefined>;
+  /**
+   * The fleet's events, live (`GET /api/v1/events` as Server-Sent Events): `for await (const event
+   * of client.events({ agentId }))`. Reconnects by itself and resumes after the last event it
+   * yielded; ends with an `AgentFleetError` when the service refuses the stream for good (401, 403,
+   * 404, 410), and without one when `signal` aborts or the loop breaks.
+   */
+  events(options?: EventsOptions): AsyncGenerator<FleetEvent, void, undefined>;
   /** `POST /token`, form-encoded as RFC 6749 requires. */
   requestToken: RequestToken;
   /** The ETag cache in use, if any. */
@@ -84,15 +93,26 @@ export function createAgentFleetClient(options: AgentFleetClientOptions): AgentF
       bodySerializer: (fields) => new URLSearchParams(Object.entries(fields ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string')).toString(),
     }) as ReturnType<RequestToken>;
   const cache = options.cache === true ? new MemoryEtagCache() : options.cache === false ? undefined : options.cache;
-  const transport = createTransport({
-    fetch: send,
-    credentials: credentialsOf(options.auth, requestToken),
-    retry: options.retry ?? {},
-    cache,
-    timeoutMs: options.timeoutMs ?? 30_000,
-  });
+  const credentials = credentialsOf(options.auth, requestToken);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const transport = createTransport({ fetch: send, credentials, retry: options.retry ?? {}, cache, timeoutMs });
   const client = createClient<paths>({ baseUrl, fetch: transport, headers: options.headers, querySerializer: serializeQuery });
+  // Event streams reconnect by themselves (with Last-Event-ID) and are never cached.
+  const streams = createClient<paths>({
+    baseUrl,
+    fetch: createTransport({ fetch: send, credentials, retry: false, cache: undefined, timeoutMs }),
+    headers: options.headers,
+    querySerializer: serializeQuery,
+  });
   const GET = client.GET as unknown as Method<'get'>;
+
+  const openStream: OpenStream = ({ query, lastEventId, signal }) =>
+    streams.GET('/api/v1/events', {
+      params: { query, header: lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId } },
+      headers: { Accept: 'text/event-stream' },
+      parseAs: 'stream',
+      signal,
+    });
 
   async function* pages(url: string, init?: { params?: { query?: Record<string, unknown> } }): AsyncGenerator<unknown, void, undefined> {
     let query: Record<string, unknown> = { ...init?.params?.query };
@@ -121,10 +141,17 @@ export function createAgentFleetClient(options: AgentFleetClientOptions): AgentF
     paginate: async function* (url: string, init?: object) {
       for await (const page of pages(url, init)) yield* itemsOf(page);
     } as AgentFleetClient['paginate'],
+    events: (eventsOptions) => streamEvents(openStream, eventsOptions),
     requestToken,
     cache,
-    use: (...middleware) => client.use(...middleware),
-    eject: (...middleware) => client.eject(...middleware),
+    use: (...middleware) => {
+      client.use(...middleware);
+      streams.use(...middleware);
+    },
+    eject: (...middleware) => {
+      client.eject(...middleware);
+      streams.eject(...middleware);
+    },
   };
 }
 

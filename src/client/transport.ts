@@ -10,7 +10,13 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** First back-off when the service gives no `Retry-After` (default 500 ms, doubling, with jitter). */
   baseDelayMs?: number;
-  /** Methods that are retried (default the idempotent ones: GET, HEAD, OPTIONS, PUT, DELETE). */
+  /**
+   * Methods that are retried (default GET, HEAD, OPTIONS, PUT, DELETE and POST). A POST is sent
+   * with an `Idempotency-Key` (a fresh one per call, the same on each of its attempts; a key of
+   * your own wins), so that the service runs it once however often it is sent, and is also retried
+   * on 409 `IDEMPOTENCY_KEY_IN_USE` (the first attempt is still running). A form-encoded POST
+   * (`/token`) is a sign-in, not a create: it is never retried.
+   */
   methods?: readonly string[];
   /** Statuses that are retried (default 429 and 503). */
   statuses?: readonly number[];
@@ -36,7 +42,8 @@ export interface TransportOptions {
   timeoutMs: number | undefined;
 }
 
-const IDEMPOTENT = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'];
+/** Idempotent by definition, and POST made so by its `Idempotency-Key`. */
+const RETRIED = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'POST'];
 /** Request headers that select a different representation: the cache keeps one answer per combination. */
 const KEYED_HEADERS = ['authorization', 'x-api-key', 'api-version', 'accept'];
 /** Headers of the stored answer that do not describe the replayed body. */
@@ -51,20 +58,22 @@ const MAX_CACHED_BODY_CHARS = 1 << 20;
 export function createTransport(options: TransportOptions): Fetch {
   const retry = options.retry === false ? undefined : options.retry;
   const retries = retry === undefined ? 0 : Math.max(0, retry.retries ?? 2);
-  const methods = new Set((retry?.methods ?? IDEMPOTENT).map((method) => method.toUpperCase()));
+  const methods = new Set((retry?.methods ?? RETRIED).map((method) => method.toUpperCase()));
   const statuses = new Set(retry?.statuses ?? [429, 503]);
   const maxDelayMs = retry?.maxDelayMs ?? 60_000;
   const baseDelayMs = retry?.baseDelayMs ?? 500;
 
   return async (original) => {
     const signal = original.signal;
-    const retryable = methods.has(original.method);
+    const idempotencyKey = retries > 0 && methods.has(original.method) ? idempotencyKeyOf(original) : undefined;
+    const retryable = methods.has(original.method) && (original.method !== 'POST' || idempotencyKey !== undefined);
     const cache = original.method === 'GET' && !isConditional(original.headers) ? options.cache : undefined;
     let refused: string | undefined;
     let renewed = false;
 
     for (let attempt = 0; ; attempt += 1) {
       const headers = new Headers(original.headers);
+      if (idempotencyKey !== undefined) headers.set('Idempotency-Key', idempotencyKey);
       const credential = options.credentials !== undefined && !hasCredential(original.headers) ? await options.credentials.apply(headers, refused) : undefined;
       const key = cache === undefined ? undefined : cacheKey(original.url, headers);
       const cached = key === undefined ? undefined : await cache?.get(key);
@@ -94,7 +103,7 @@ export function createTransport(options: TransportOptions): Fetch {
         await discard(response);
         continue;
       }
-      if (statuses.has(response.status) && retryable && attempt < retries) {
+      if (retryable && attempt < retries && (statuses.has(response.status) || (idempotencyKey !== undefined && (await isKeyInUse(response))))) {
         const delayMs = retryAfterMs(response.headers.get('Retry-After')) ?? backoff(baseDelayMs, maxDelayMs, attempt);
         if (delayMs <= maxDelayMs) {
           await discard(response);
@@ -126,6 +135,33 @@ export function createTransport(options: TransportOptions): Fetch {
 const FOLLOWED = new WeakMap<Response, readonly Request[]>();
 function keepFollowing(response: Response, ...requests: Request[]): void {
   FOLLOWED.set(response, requests);
+}
+
+/**
+ * The key that makes a POST safe to send again: the caller's own, or a fresh one. A form-encoded
+ * POST is a sign-in (`/token`), which a key does not make safe to repeat: it has none.
+ */
+function idempotencyKeyOf(request: Request): string | undefined {
+  if (request.method !== 'POST') return undefined;
+  const own = request.headers.get('Idempotency-Key');
+  if (own !== null) return own;
+  if (/^application\/x-www-form-urlencoded\b/i.test(request.headers.get('Content-Type') ?? '')) return undefined;
+  return globalThis.crypto.randomUUID();
+}
+
+/**
+ * A 409 that says the first request with this key is still running: the same request may succeed
+ * a little later. The code is `error.code` under `/api`, `error` (in lower case) on the root surface.
+ */
+async function isKeyInUse(response: Response): Promise<boolean> {
+  if (response.status !== 409) return false;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { error?: unknown } | undefined;
+  const error = body?.error;
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : error;
+  return typeof code === 'string' && code.toUpperCase() === 'IDEMPOTENCY_KEY_IN_USE';
 }
 
 function isConditional(headers: Headers): boolean {

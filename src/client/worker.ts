@@ -96,11 +96,13 @@ export interface Worker {
 type WorkerClient = { POST: Method<'post'>; PATCH: Method<'patch'>; DELETE: Method<'delete'> };
 type Result = { data?: unknown; error?: unknown; response: Response };
 type Answer =
-  | { kind: 'ok'; status: number; data: unknown }
+  | { kind: 'ok'; status: number; data: unknown; replayed: boolean }
   | { kind: 'lost'; reason: LeaseLostReason; error: AgentFleetError }
   | { kind: 'transient'; error: unknown; retryAfterMs?: number }
   | { kind: 'refused'; error: AgentFleetError };
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+/** The `Idempotency-Key` of one claim, and when it was first sent. */
+type ClaimKey = { value: string; sentAt: number };
 
 const MAX_ERROR_CHARS = 10_000;
 
@@ -347,23 +349,38 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
     run.end();
   }
 
-  async function claim(): Promise<{ kind: 'lease'; lease: Lease; sentAt: number } | { kind: 'empty' } | { kind: 'stopped' } | Exclude<Answer, { kind: 'ok' }>> {
+  /**
+   * Claims a lease with `key` as its `Idempotency-Key`: sent again after a transient failure, the
+   * claim is answered with the lease the first one took, if it took one, and never takes a second.
+   */
+  async function claim(key: ClaimKey): Promise<{ kind: 'lease'; lease: Lease; sentAt: number } | { kind: 'empty' } | { kind: 'stopped' } | Exclude<Answer, { kind: 'ok' }>> {
     const sentAt = Date.now();
     const answer = await call(
-      () => client.POST('/api/v1/agents/{agent_id}/leases', { params: { path: agentPath }, body: { ttl_seconds: ttlSeconds, wait_seconds: waitSeconds }, signal: stopping.signal }),
+      () =>
+        client.POST('/api/v1/agents/{agent_id}/leases', {
+          params: { path: agentPath },
+          body: { ttl_seconds: ttlSeconds, wait_seconds: waitSeconds },
+          headers: { 'Idempotency-Key': key.value },
+          signal: stopping.signal,
+        }),
       stopping.signal,
     );
     if (answer === undefined) return { kind: 'stopped' };
     if (answer.kind !== 'ok') return answer;
     const lease = leaseOf(answer.data);
-    return answer.status === 201 && lease !== undefined ? { kind: 'lease', lease, sentAt } : { kind: 'empty' };
+    // A replayed lease was taken by an earlier claim with this key: its TTL may run from the first.
+    return answer.status === 201 && lease !== undefined ? { kind: 'lease', lease, sentAt: answer.replayed ? key.sentAt : sentAt } : { kind: 'empty' };
   }
 
   async function loop(): Promise<void> {
     let failures = 0;
+    let key: ClaimKey | undefined;
     while (!stopping.signal.aborted) {
       claiming += 1;
-      const outcome = await claim();
+      key ??= { value: globalThis.crypto.randomUUID(), sentAt: Date.now() };
+      const outcome = await claim(key);
+      // Only a claim that may not have been answered is sent again as itself; the service keeps every other answer.
+      if (outcome.kind !== 'transient') key = undefined;
       if (outcome.kind === 'transient' || (outcome.kind === 'refused' && outcome.error.status === 409)) {
         // 409 to a claim: the agent is paused or errored; it may be resumed.
         const retryInMs = Math.max(outcome.kind === 'transient' ? (outcome.retryAfterMs ?? 0) : 0, delayFor(failures));
@@ -414,12 +431,16 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
 
 function answerOf(result: Result): Answer {
   const { status } = result.response;
-  if (result.response.ok) return { kind: 'ok', status, data: result.data };
+  if (result.response.ok) return { kind: 'ok', status, data: result.data, replayed: result.response.headers.get('Idempotent-Replayed') === 'true' };
   const error = new AgentFleetError(result.response, result.error);
   if (status === 408 || status === 429 || status >= 500) {
     return { kind: 'transient', error, ...optional('retryAfterMs', retryAfterMs(result.response.headers.get('Retry-After'))) };
   }
   const body = result.error as { error?: { code?: unknown; details?: { reason?: LeaseLostReason } } } | undefined;
+  if (status === 409 && body?.error?.code === 'IDEMPOTENCY_KEY_IN_USE') {
+    // The same claim, sent earlier, is still running: its answer comes to this one later.
+    return { kind: 'transient', error, ...optional('retryAfterMs', retryAfterMs(result.response.headers.get('Retry-After'))) };
+  }
   if (status === 409 && body?.error?.code === 'LEASE_LOST') return { kind: 'lost', reason: body.error.details?.reason ?? 'refused', error };
   return { kind: 'refused', error };
 }

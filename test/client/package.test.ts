@@ -120,18 +120,19 @@ describe('the client package, installed from its tarball into a project of its o
     if (consumer) rmSync(consumer, { recursive: true, force: true });
   });
 
-  it('when built, then the last line names a tarball of @agent-fleet/client at the API version with ESM, CommonJS, declarations and openapi-fetch as its one dependency', () => {
+  it('when built, then the last line names a tarball of @agent-fleet/client at the API version with ESM, CommonJS, declarations and openapi-fetch and eventsource-parser as its dependencies', () => {
     expect(path.basename(tarball)).toBe(`agent-fleet-client-${apiVersion}.tgz`);
     const installed = path.join(consumer, 'node_modules/@agent-fleet/client');
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect(manifest).toMatchObject({ name: '@agent-fleet/client', version: apiVersion, type: 'module', dependencies: { 'openapi-fetch': expect.any(String) } });
-    expect(Object.keys(manifest['dependencies'] as object)).toEqual(['openapi-fetch']);
+    expect(manifest).toMatchObject({ name: '@agent-fleet/client', version: apiVersion, type: 'module', dependencies: { 'openapi-fetch': expect.any(String), 'eventsource-parser': expect.any(String) } });
+    expect(Object.keys(manifest['dependencies'] as object)).toEqual(['openapi-fetch', 'eventsource-parser']);
     expect(manifest['devDependencies']).toBeUndefined();
     const exports = (manifest['exports'] as Record<string, { import: Record<string, string>; require: Record<string, string> }>)['.'];
     for (const target of [exports?.import.types, exports?.import.default, exports?.require.types, exports?.require.default]) {
       expect(existsSync(path.join(installed, target ?? 'missing'))).toBe(true);
     }
     expect(readFileSync(path.join(installed, exports?.require.default ?? ''), 'utf8')).toMatch(/require\("openapi-fetch"\)/);
+    expect(readFileSync(path.join(path.dirname(path.join(installed, exports?.require.default ?? '')), 'events.js'), 'utf8')).toMatch(/require\("eventsource-parser"\)/);
     expect(readFileSync(path.join(installed, exports?.import.default ?? ''), 'utf8')).toMatch(/from 'openapi-fetch'/);
     expect(readFileSync(path.join(installed, 'README.md'), 'utf8')).toMatch(/^# @agent-fleet\/client/);
     // Only the client: openapi-fetch and its type helpers beside it, nothing of the service.
@@ -279,6 +280,19 @@ describe('the client package, installed from its tarball into a project of its o
       },
       120_000,
     );
+
+    (reachable ? it : it.skip)('when the ESM program follows an agent\'s events with an agent key, then it sees its own creates in order, stops at its signal and at a break, and its POSTs carried one fresh Idempotency-Key each', async () => {
+      const { stdout } = await run(process.execPath, [path.join(consumer, 'out/esm/esm/events.js')], { cwd: consumer, env: cleanEnv(env), timeout: 30_000 });
+      expect(JSON.parse(stdout)).toEqual({
+        titles: ['one', 'two', 'three'],
+        types: ['task.created'],
+        agents: [true],
+        increasing: true,
+        afterBreak: 'task.created',
+        idempotencyKeys: [true, true, true],
+        distinctKeys: 3,
+      });
+    });
 
     (reachable ? it : it.skip)('when the CommonJS program runs, then require() loads the CommonJS build and its calls are typed and succeed', async () => {
       const compiled = readFileSync(path.join(consumer, 'out/cjs/cjs/journey.cjs'), 'utf8');

@@ -90,15 +90,61 @@ describe('the client runtime against a scripted HTTP server', () => {
       expect(server.seen).toHaveLength(1);
     });
 
-    it('when a POST meets 503, then it is not retried (not idempotent), unless POST is listed', async () => {
+    it('when a POST meets 503, then it is sent again with the same body and the same fresh Idempotency-Key, and a second POST has another key', async () => {
+      const create = (client: ReturnType<typeof clientWith>) => client.POST('/agents', { body: { name: 'n', type: 'type_a' } });
+      server.script(refuse(503, '0'), (res) => json(res, 201, agent('n')), (res) => json(res, 201, agent('m')));
+      const client = clientWith();
+      expect((await create(client)).response.status).toBe(201);
+      expect((await create(client)).response.status).toBe(201);
+      const keys = server.seen.map((seen) => seen.headers['idempotency-key']);
+      expect(server.seen.map((seen) => seen.body)).toEqual(Array(3).fill(JSON.stringify({ name: 'n', type: 'type_a' })));
+      expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(keys[1]).toBe(keys[0]);
+      expect(keys[2]).not.toBe(keys[0]);
+    });
+
+    it('when POST is not among the retried methods, or retries are off, then a POST is sent once and without a key', async () => {
       const create = (client: ReturnType<typeof clientWith>) => client.POST('/agents', { body: { name: 'n', type: 'type_a' } });
       server.script(refuse(503, '0'), ok);
-      expect((await create(clientWith())).response.status).toBe(503);
+      expect((await create(clientWith({ retry: { methods: ['GET'] } }))).response.status).toBe(503);
+      server.script(refuse(503, '0'), ok);
+      expect((await create(clientWith({ retry: false }))).response.status).toBe(503);
       expect(server.seen).toHaveLength(1);
+      expect(server.seen[0]?.headers['idempotency-key']).toBeUndefined();
+    });
 
-      server.script(refuse(503, '0'), (res) => json(res, 201, agent('n')));
-      expect((await create(clientWith({ retry: { methods: ['POST'] } }))).response.status).toBe(201);
-      expect(server.seen.map((seen) => seen.body)).toEqual([JSON.stringify({ name: 'n', type: 'type_a' }), JSON.stringify({ name: 'n', type: 'type_a' })]);
+    it('when the caller sends its own Idempotency-Key, then that key is sent on every attempt', async () => {
+      server.script(hangUp, (res) => json(res, 201, agent('n')));
+      const created = await clientWith().POST('/agents', { body: { name: 'n', type: 'type_a' }, headers: { 'Idempotency-Key': 'my-key-1' } });
+      expect(created.response.status).toBe(201);
+      expect(server.seen.map((seen) => seen.headers['idempotency-key'])).toEqual(['my-key-1', 'my-key-1']);
+    });
+
+    it('when a POST meets 409 IDEMPOTENCY_KEY_IN_USE, then it waits out the Retry-After and is answered the replay; another 409 is answered as is', async () => {
+      const inUse: Step = (res) => json(res, 409, { error: { code: 'IDEMPOTENCY_KEY_IN_USE', message: 'A request with this key is in progress' } }, { 'Retry-After': '1' });
+      const replayed: Step = (res) => json(res, 201, { data: agent('n'), meta: {} }, { 'Idempotent-Replayed': 'true' });
+      server.script(inUse, replayed);
+      const started = Date.now();
+      const created = await clientWith().POST('/api/v1/agents', { body: { name: 'n', type: 'type_a' } });
+      expect(created.response.status).toBe(201);
+      expect(created.response.headers.get('Idempotent-Replayed')).toBe('true');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      expect(retries).toEqual([expect.objectContaining({ method: 'POST', attempt: 1, delayMs: 1000, cause: { status: 409 } })]);
+      expect(new Set(server.seen.map((seen) => seen.headers['idempotency-key'])).size).toBe(1);
+
+      server.script((res) => json(res, 409, { error: { code: 'CONFLICT', message: 'no' } }, { 'Retry-After': '0' }), replayed);
+      expect((await clientWith().POST('/api/v1/agents', { body: { name: 'n', type: 'type_a' } })).response.status).toBe(409);
+      expect(server.seen).toHaveLength(1);
+    });
+
+    it('when /token (a form POST) meets 503 or a dropped connection, then it is not retried and carries no key', async () => {
+      server.script(refuse(503, '0'), ok);
+      expect((await clientWith().requestToken({ grant_type: 'password', username: 'ada@example.com', password: 'p' })).response.status).toBe(503);
+      server.script(hangUp, ok);
+      const form = { body: { grant_type: 'password' as const, username: 'ada@example.com', password: 'p' }, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, bodySerializer: (fields: Record<string, string>) => new URLSearchParams(fields).toString() };
+      await expect(clientWith().POST('/token', form)).rejects.toMatchObject({ name: 'TypeError' });
+      expect(server.seen).toHaveLength(1);
+      expect(server.seen[0]?.headers['idempotency-key']).toBeUndefined();
     });
 
     it('when a PUT is retried, then every attempt carries the same body and headers', async () => {
@@ -112,14 +158,18 @@ describe('the client runtime against a scripted HTTP server', () => {
       expect(retries[0]?.delayMs).toBeLessThanOrEqual(10);
     });
 
-    it('when the connection drops, then a GET is retried and a POST rejects', async () => {
+    it('when the connection drops, then a GET is retried, and so is a POST, with the same Idempotency-Key, answered once', async () => {
       server.script(hangUp, ok);
       expect((await readAgent(clientWith())).response.status).toBe(200);
       expect(retries).toEqual([expect.objectContaining({ cause: { error: expect.objectContaining({ name: 'TypeError' }) } })]);
 
-      server.script(hangUp, ok);
-      await expect(clientWith().POST('/agents', { body: { name: 'n', type: 'type_a' } })).rejects.toMatchObject({ name: 'TypeError' });
-      expect(server.seen).toHaveLength(1);
+      server.script(hangUp, (res) => json(res, 201, agent('n')));
+      const created = await clientWith().POST('/agents', { body: { name: 'n', type: 'type_a' } });
+      expect([created.response.status, created.data?.name]).toEqual([201, 'n']);
+      expect(server.seen.map((seen) => [seen.method, seen.url, seen.body])).toEqual(Array(2).fill(['POST', '/agents', JSON.stringify({ name: 'n', type: 'type_a' })]));
+      const [first, second] = server.seen.map((seen) => seen.headers['idempotency-key']);
+      expect(first).toEqual(expect.any(String));
+      expect(second).toBe(first);
     });
 
     it('when retry is false, then a 429 is answered as is', async () => {

@@ -6,6 +6,7 @@ import {
   PermanentError,
   createAgentFleetClient,
   createWorker,
+  type AgentFleetClientOptions,
   type TaskHandler,
   type Worker,
   type WorkerEvent,
@@ -13,11 +14,14 @@ import {
 } from '../../src/client';
 
 type Operation = 'claim' | 'heartbeat' | 'report' | 'release';
-/** An answer given instead of the in-memory behaviour (`status`), or the connection dropped before or after the change is applied. */
-type Fault = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang-up' | 'apply-then-hang-up';
+/**
+ * An answer given instead of the in-memory behaviour (`status`), or the connection dropped before
+ * or after the change is applied, or dropped at once while the claim goes on as if still asked.
+ */
+type Fault = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang-up' | 'apply-then-hang-up' | 'hang-up-and-keep-claiming';
 type FakeTask = { id: string; agent_id: string; title: string; input: Record<string, unknown> | null; status: string; attempts: number };
 type FakeLease = { id: string; agent_id: string; task_id: string; task: FakeTask; status: string; ttl_seconds: number; expires_at: string; created_at: string; expiresAtMs: number };
-type Call = { operation: Operation; at: number; leaseId?: string; body: Record<string, unknown> };
+type Call = { operation: Operation; at: number; leaseId?: string; body: Record<string, unknown>; idempotencyKey?: string };
 
 
 /** The four lease calls of api.yaml, in memory, over real HTTP: just enough to pin the worker's behaviour. */
@@ -26,6 +30,9 @@ class LeaseServer {
   readonly outcomes = new Map<string, Record<string, unknown>>();
   readonly faults: Record<Operation, Fault[]> = { claim: [], heartbeat: [], report: [], release: [] };
   readonly leases = new Map<string, FakeLease>();
+  /** Claims' answers by Idempotency-Key, replayed to the same key, as the service keeps them; and the keys of claims still running. */
+  readonly claimAnswers = new Map<string, [number, unknown]>();
+  readonly claimsRunning = new Set<string>();
   queue: FakeTask[] = [];
   paused = false;
   /** Claims whose connection closed before they were answered. */
@@ -54,6 +61,8 @@ class LeaseServer {
     this.calls.length = 0;
     this.outcomes.clear();
     this.leases.clear();
+    this.claimAnswers.clear();
+    this.claimsRunning.clear();
     this.queue = [];
     this.paused = false;
     this.abandonedClaims = 0;
@@ -81,20 +90,32 @@ class LeaseServer {
     const [, agentId, leaseId] = /\/agents\/([^/]+)\/leases(?:\/([^/]+))?$/.exec(req.url ?? '') ?? [];
     if (agentId !== this.agentId) return void res.writeHead(204).end();
     const operation: Operation = req.method === 'POST' ? 'claim' : req.method === 'DELETE' ? 'release' : 'status' in body ? 'report' : 'heartbeat';
-    this.calls.push({ operation, at: Date.now(), ...(leaseId === undefined ? {} : { leaseId }), body });
+    const key = req.headers['idempotency-key'] as string | undefined;
+    this.calls.push({ operation, at: Date.now(), ...(leaseId === undefined ? {} : { leaseId }), body, ...(key === undefined ? {} : { idempotencyKey: key }) });
     const fault = this.faults[operation].shift();
     if (fault === 'hang-up') return void res.socket?.destroy();
     if (typeof fault === 'object') return json(res, fault.status, fault.body ?? { error: { code: 'SERVICE_UNAVAILABLE', message: 'later' } }, fault.headers);
-    const [status, answer] = operation === 'claim' ? await this.#claim(res, body) : this.#change(operation, leaseId ?? '', body);
-    if (fault === 'apply-then-hang-up') return void res.socket?.destroy();
+    if (operation === 'claim' && key !== undefined) {
+      const kept = this.claimAnswers.get(key);
+      if (kept !== undefined) return kept[0] === 204 ? void res.writeHead(204, { 'Idempotent-Replayed': 'true' }).end() : json(res, kept[0], kept[1], { 'Idempotent-Replayed': 'true' });
+      if (this.claimsRunning.has(key)) return json(res, 409, { error: { code: 'IDEMPOTENCY_KEY_IN_USE', message: 'A request with this key is in progress' } }, { 'Retry-After': '1' });
+      this.claimsRunning.add(key);
+    }
+    if (fault === 'hang-up-and-keep-claiming') res.socket?.destroy();
+    const [status, answer] = operation === 'claim' ? await this.#claim(fault === 'hang-up-and-keep-claiming' ? undefined : res, body) : this.#change(operation, leaseId ?? '', body);
+    if (operation === 'claim' && key !== undefined) {
+      this.claimsRunning.delete(key);
+      this.claimAnswers.set(key, [status, answer]);
+    }
+    if (fault === 'apply-then-hang-up' || fault === 'hang-up-and-keep-claiming') return void res.socket?.destroy();
     if (status === 204) return void res.writeHead(204).end();
     json(res, status, answer);
   }
 
-  async #claim(res: ServerResponse, body: Record<string, unknown>): Promise<[number, unknown]> {
+  async #claim(res: ServerResponse | undefined, body: Record<string, unknown>): Promise<[number, unknown]> {
     if (this.paused) return [409, { error: { code: 'CONFLICT', message: 'The agent is paused' } }];
     let closed = false;
-    res.once('close', () => (closed = true));
+    res?.once('close', () => (closed = true));
     const agentId = this.agentId;
     const until = Date.now() + Number(body['wait_seconds'] ?? 0) * 1000;
     for (;;) {
@@ -168,8 +189,8 @@ describe('createWorker against an in-memory lease server', () => {
   const server = new LeaseServer();
   const events: WorkerEvent[] = [];
   let worker: Worker | undefined;
-  const workerWith = (handler: TaskHandler, options: Partial<WorkerOptions> = {}): Worker => {
-    const client = createAgentFleetClient({ baseUrl: server.baseUrl, auth: { apiKey: 'afk_test' }, retry: false });
+  const workerWith = (handler: TaskHandler, options: Partial<WorkerOptions> = {}, clientOptions: Partial<AgentFleetClientOptions> = {}): Worker => {
+    const client = createAgentFleetClient({ baseUrl: server.baseUrl, auth: { apiKey: 'afk_test' }, retry: false, ...clientOptions });
     worker = createWorker(client, { agentId: server.agentId, handler, waitSeconds: 1, backoff: { initialMs: 100, maxMs: 400 }, onEvent: (event) => events.push(event), ...options });
     return worker.start();
   };
@@ -273,6 +294,42 @@ describe('createWorker against an in-memory lease server', () => {
       expect(server.callsOf('report')).toHaveLength(2);
       expect(server.outcomes.get(id)).toEqual({ status: 'succeeded', result: 42 });
       expect(eventsOf('lost')).toEqual([]);
+    });
+
+    it('when a claim took a lease but its answer was lost, then the client sends it again with the same Idempotency-Key and is answered the same lease: one lease, one attempt', async () => {
+      const id = server.enqueue('claimed once');
+      server.faults.claim.push('apply-then-hang-up');
+      const handled: string[] = [];
+      workerWith(async (task, { lease }) => void handled.push(`${task.id} ${lease.id}`), {}, { retry: { baseDelayMs: 10 } });
+      await until(() => server.outcomes.size === 1);
+      const [first, second] = server.callsOf('claim');
+      expect(first?.idempotencyKey).toEqual(expect.any(String));
+      expect(second?.idempotencyKey).toBe(first?.idempotencyKey);
+      expect(server.leases.size).toBe(1);
+      const [lease] = server.leases.values();
+      expect(handled).toEqual([`${id} ${lease?.id}`]);
+      expect(lease).toMatchObject({ status: 'completed', task: { attempts: 1 } });
+      expect(eventsOf('claimed')).toHaveLength(1);
+      // The next claim is another one: another key.
+      expect(server.callsOf('claim')[2]?.idempotencyKey).not.toBe(first?.idempotencyKey);
+    });
+
+    it('when the client does not retry, then the worker sends a failed claim again under its key, waits out IDEMPOTENCY_KEY_IN_USE while the first runs, and gets the first one\'s lease', async () => {
+      server.faults.claim.push('hang-up-and-keep-claiming');
+      workerWith(async () => 'once', { waitSeconds: 2 });
+      await until(() => server.callsOf('claim').length >= 2);
+      const id = server.enqueue('arrives during the first claim');
+      await until(() => server.outcomes.size === 1);
+      const claims = server.callsOf('claim');
+      const key = claims[0]?.idempotencyKey;
+      expect(new Set(claims.slice(0, 3).map((claim) => claim.idempotencyKey))).toEqual(new Set([key]));
+      expect(eventsOf('error').map((event) => [event.operation, (event.error as { status?: number }).status])).toEqual([
+        ['claim', undefined],
+        ['claim', 409],
+      ]);
+      expect(eventsOf('error')[1]?.retryInMs).toBe(1000);
+      expect(server.leases.size).toBe(1);
+      expect(server.outcomes.get(id)).toEqual({ status: 'succeeded', result: 'once' });
     });
 
     it('when the service refuses a result (400), then the task fails for good with the service\'s reason instead of expiring and running again', async () => {
