@@ -324,6 +324,46 @@ function isDocumentationChange(change: RedoclyChange): boolean {
   return DOCUMENTATION_KEYWORDS.has(segments.at(-1) ?? '') && !NAME_MAPS.has(segments.at(-2) ?? '');
 }
 
+/** The extension that marks an answer only a request sending a given parameter can get. */
+const ONLY_WITH = 'x-answers-only-requests-with';
+
+type Node = Record<string, unknown>;
+const isNode = (value: unknown): value is Node => value !== null && typeof value === 'object' && !Array.isArray(value);
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/**
+ * A client of the base never sends a parameter the base does not declare, so an answer given only
+ * to requests that send it (an `anyOf` member marked `x-answers-only-requests-with`, such as
+ * `IDEMPOTENCY_KEY_IN_USE` beside a create's own 409) never reaches that client: the revision is
+ * rated as that client sees it, without those members. Operations of the base that already
+ * declared the parameter keep them, and any change to them is rated as usual.
+ */
+export function withoutAnswersToNewParameters(base: OpenApiDocument, revision: OpenApiDocument): OpenApiDocument {
+  const view = structuredClone(revision) as Node;
+  const basePaths = isNode((base as Node).paths) ? ((base as Node).paths as Node) : {};
+  for (const [pathName, pathItem] of Object.entries(isNode(view.paths) ? view.paths : {})) {
+    if (!isNode(pathItem)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem[method];
+      if (!isNode(operation)) continue;
+      const baseOperation = (basePaths[pathName] as Node | undefined)?.[method];
+      const declared = new Set(
+        [...(Array.isArray((basePaths[pathName] as Node | undefined)?.parameters) ? ((basePaths[pathName] as Node).parameters as Node[]) : []), ...(isNode(baseOperation) && Array.isArray(baseOperation.parameters) ? (baseOperation.parameters as Node[]) : [])].map((parameter) => String(parameter.name)),
+      );
+      for (const response of Object.values(isNode(operation.responses) ? operation.responses : {})) {
+        for (const media of Object.values(isNode(response) && isNode(response.content) ? response.content : {})) {
+          if (!isNode(media) || !isNode(media.schema) || !Array.isArray(media.schema.anyOf)) continue;
+          const { anyOf, ...rest } = media.schema as Node & { anyOf: unknown[] };
+          const kept = anyOf.filter((member) => !(isNode(member) && typeof member[ONLY_WITH] === 'string' && !declared.has(member[ONLY_WITH] as string)));
+          if (kept.length === anyOf.length) continue;
+          media.schema = kept.length === 1 && isNode(kept[0]) && Object.keys(rest).length === 0 ? kept[0] : { ...rest, anyOf: kept };
+        }
+      }
+    }
+  }
+  return view as OpenApiDocument;
+}
+
 const normalized = new WeakMap<OpenApiDocument, Map<boolean, Promise<OpenApiDocument>>>();
 
 /** The base of a review is compared again and again (the tests plant many changes in one api.yaml). */
@@ -339,7 +379,8 @@ export async function compareSpecs(base: SpecSource, revision: SpecSource): Prom
   const pass = async (withDocumentation: boolean) => {
     const [normalBase, normalRevision] = await Promise.all([normalizeOnce(base.document, withDocumentation), normalizeOnce(revision.document, withDocumentation)]);
     // info.version itself is what the gate checks, not a change to report.
-    const sameVersion = { ...normalRevision, info: { ...normalRevision.info, version: base.version } };
+    const asBaseClientsSeeIt = withoutAnswersToNewParameters(normalBase, normalRevision);
+    const sameVersion = { ...asBaseClientsSeeIt, info: { ...normalRevision.info, version: base.version } };
     return { normalBase, normalRevision, report: await runRedoclyDiff(normalBase, sameVersion) };
   };
   const [structural, documented] = await Promise.all([pass(false), pass(true)]);

@@ -217,6 +217,32 @@ describe('api:diff classifies planted changes', () => {
   });
 });
 
+/** POST /agents as it was before creates took `Idempotency-Key`: no parameter, its own 409 and 422 only. */
+function withoutIdempotency(d: any): void {
+  const operation = d.paths['/agents'].post;
+  operation.parameters = operation.parameters.filter((parameter: { $ref?: string }) => parameter.$ref !== '#/components/parameters/IdempotencyKey');
+  operation.responses['409'] = { description: 'A quota would be exceeded.', content: { 'application/json': { schema: { $ref: '#/components/schemas/QuotaExceededError' } } } };
+  operation.responses['422'] = { $ref: '#/components/responses/UnprocessableEntity' };
+}
+
+describe('when a create gains an optional parameter with answers of its own', () => {
+  const before = planted(withoutIdempotency);
+
+  test('when those answers are marked as given only to requests that send it, then a client of the base is not broken', async () => {
+    const comparison = await compareSpecs(before, base);
+
+    expect(breaking(comparison).filter((change) => change.operation === 'POST /agents')).toEqual([]);
+    expect(comparison.changes).toEqual(matching({ category: 'non-breaking', operation: 'POST /agents', where: 'header parameter `Idempotency-Key`' }));
+  });
+
+  test('when they are not marked, then the widened 409 is breaking', async () => {
+    const unmarked = planted((d) => delete d.components.schemas.IdempotencyKeyInUseError['x-answers-only-requests-with']);
+    const comparison = await compareSpecs(before, unmarked);
+
+    expect(breaking(comparison)).toEqual(matching({ operation: 'POST /agents', where: expect.stringContaining('409 response') }));
+  });
+});
+
 /** Every operation that answers a task, whole or embedded: both surfaces read the one task entity. */
 const TASK_READERS = [
   'GET /agents/{agent_id}/tasks',
