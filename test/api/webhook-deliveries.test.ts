@@ -335,7 +335,8 @@ describe('a delivery pending when the process stops', () => {
         TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_POLL_MS: '50',
-        WEBHOOK_RETRY_SCHEDULE: '1s',
+        // Long enough for the retry to fall to the process started after the first stopped.
+        WEBHOOK_RETRY_SCHEDULE: '3s',
       });
       receiver.answer((_req, res) => res.writeHead(500).end());
       const first = servers.spawn(env);
@@ -347,19 +348,18 @@ describe('a delivery pending when the process stops', () => {
       const agent = await fetch(`${base}/api/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'restarted', type: 'type_a' }) });
       expect(agent.status).toBe(201);
 
-      const db = await connectDatabase({ client: 'sqlite', filename: path.join(servers.tempDir(), 'fleet.sqlite') });
-      let eventId: string;
-      try {
-        eventId = await insertEvent(db, { type: 'agent.updated', agent_id: ((await agent.json()) as { data: { id: string } }).data.id, owner_id: null });
-      } finally {
-        await db.destroy();
-      }
       const deliveries = async (url: string) => {
         const res = await fetch(`${url}/api/v1/webhooks/${webhookId}/deliveries`, { headers });
         expect(res.status).toBe(200);
         return ((await res.json()) as { data: Delivery[] }).data;
       };
-      await eventually(async () => expect(await deliveries(base)).toEqual([expect.objectContaining({ status: 'pending', attempts: 1, last_status_code: 500 })]));
+      // The agent's creation is the event: its delivery failed once and waits for its retry.
+      const [pending] = await eventually(async () => {
+        const now = await deliveries(base);
+        expect(now).toEqual([expect.objectContaining({ event_type: 'agent.created', status: 'pending', attempts: 1, last_status_code: 500 })]);
+        return now;
+      });
+      const eventId = (pending as Delivery).event_id;
       first.child.kill('SIGTERM');
       expect(await first.exited).toEqual({ code: 0, signal: null });
 
