@@ -111,7 +111,7 @@ const RECIPES: Record<string, Recipe> = {
   'DELETE /api/v1/agents/{agent_id}/leases/{lease_id} 204': async (c) => c.call('DELETE', await newLease(c)),
   'GET /api/v1/events 200': (c) => c.call('GET', `/api/v1/events?agent_id=${c.ids.v1Agent}&limit=5`),
   'GET /api/v1/webhooks 200': (c) => c.call('GET', '/api/v1/webhooks'),
-  'POST /api/v1/webhooks 201': (c) => c.call('POST', '/api/v1/webhooks', { body: { url: WEBHOOK_URL } }),
+  'POST /api/v1/webhooks 201': (c) => replayed(c, 'POST', '/api/v1/webhooks', { body: { url: WEBHOOK_URL } }),
   'GET /api/v1/webhooks/{webhook_id} 200': async (c) => c.call('GET', `/api/v1/webhooks/${await newWebhook(c)}`),
   'PATCH /api/v1/webhooks/{webhook_id} 200': async (c) => c.call('PATCH', `/api/v1/webhooks/${await newWebhook(c)}`, { body: { enabled: false } }),
   'DELETE /api/v1/webhooks/{webhook_id} 204': async (c) => c.call('DELETE', `/api/v1/webhooks/${await newWebhook(c)}`),
