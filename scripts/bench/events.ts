@@ -171,13 +171,21 @@ async function runCost(options: EventsOptions, benchDir: string, baselineRoot: s
     { build: 'current' as const, root: ROOT },
   ];
   const measurements: CostMeasurement[] = [];
+  // Each start gets a directory of its own: a database the newer build migrated would stop the baseline.
+  let runs = 0;
+  const freshDir = () => {
+    const dir = path.join(runDir, String(++runs));
+    mkdirSync(dir);
+    return dir;
+  };
   try {
     for (let round = 1; round <= options.rounds; round++) {
       // Rotating the order spreads the drift of a shared machine over both builds.
       const order = round % 2 === 1 ? builds : [...builds].reverse();
       for (const { build, root } of order) {
         const spec: AppSpec = { name: 'service', description: `${build} build`, service: {} };
-        const app = await startApp(spec, { dir: runDir, apiKey, root, env: { ...RAISED_LIMITS, LOG_LEVEL: 'warn' } });
+        const dir = freshDir();
+        const app = await startApp(spec, { dir, apiKey, root, env: { ...RAISED_LIMITS, LOG_LEVEL: 'warn' } });
         try {
           const agentId = await createAgent(app, apiKey);
           const m = await measurePostTask(app, agentId, apiKey, options, round, build);
@@ -185,12 +193,12 @@ async function runCost(options: EventsOptions, benchDir: string, baselineRoot: s
           console.log(`bench: events cost round ${round} ${build.padEnd(8)} POST task ${m.perSecond.toFixed(0).padStart(6)} req/s  ${(m.cpuMicrosPerRequest ?? 0).toFixed(0)} µs CPU/req  p99 ${m.p99Ms.toFixed(1)} ms`);
         } finally {
           await stopApp(app);
-          for (const extra of ['', '-wal', '-shm']) rmSync(path.join(runDir, `service.sqlite${extra}`), { force: true });
+          rmSync(dir, { recursive: true, force: true });
         }
       }
       for (const config of options.work.configs as WorkLoopConfig[]) {
         for (const { build, root } of order) {
-          const m = fromWorkLoop(await runWorkLoop(config, options.work, runDir, root), round, build);
+          const m = fromWorkLoop(await runWorkLoop(config, options.work, freshDir(), root), round, build);
           measurements.push(m);
           console.log(`bench: events cost round ${round} ${build.padEnd(8)} ${m.what.padEnd(18)} ${m.perSecond.toFixed(0).padStart(6)} tasks/s  claim p99 ${m.p99Ms.toFixed(1)} ms${m.problems.length ? `  PROBLEMS ${m.problems.join('; ')}` : ''}`);
         }

@@ -90,20 +90,40 @@ export function createEventsRepository(executor: Executor, mapper: RowMapper, po
  */
 export async function writePendingEvents(trx: Knex.Transaction, postgres: boolean, pending: PendingEvents): Promise<string | undefined> {
   if (pending.length === 0) return undefined;
-  if (postgres) await trx.raw('select pg_advisory_xact_lock(?)', [EVENTS_WRITE_LOCK]);
-  const rows = pending.map((event) => ({
-    type: event.type,
-    occurred_at: event.occurred_at,
-    agent_id: event.agent_id,
-    owner_id: event.owner_id,
-    task_id: event.task_id,
-    data: JSON.stringify(event.data),
-  }));
-  const inserted = (await trx('events').insert(rows).returning('id')) as Array<{ id: unknown } | number | string>;
-  const last = inserted[inserted.length - 1];
-  const lastId = String(typeof last === 'object' && last !== null ? last.id : last);
-  if (postgres) await trx.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, lastId]);
-  return lastId;
+  const bindings = pending.flatMap((event) => [event.type, event.occurred_at, event.agent_id, event.owner_id, event.task_id, JSON.stringify(event.data)]);
+  // Raw SQL, one text per number of rows: no query builder on the write path of every change, and
+  // on PostgreSQL the lock, the insert and the NOTIFY are one round trip.
+  if (postgres) {
+    const result = (await trx.raw(postgresInsertOf(pending.length), [EVENTS_WRITE_LOCK, ...bindings, EVENTS_CHANNEL])) as { rows: Array<{ id: string }> };
+    return String(result.rows[0]?.id);
+  }
+  const rows = (await trx.raw(sqliteInsertOf(pending.length), bindings)) as Array<{ id: number }>;
+  return String(rows[rows.length - 1]?.id);
+}
+
+const COLUMNS = '(type, occurred_at, agent_id, owner_id, task_id, data)';
+const rowsOf = (count: number, row: string) => Array.from({ length: count }, () => row).join(', ');
+const sqliteInserts = new Map<number, string>();
+const postgresInserts = new Map<number, string>();
+
+function sqliteInsertOf(count: number): string {
+  let sql = sqliteInserts.get(count);
+  if (!sql) sqliteInserts.set(count, (sql = `insert into events ${COLUMNS} values ${rowsOf(count, '(?, ?, ?, ?, ?, ?)')} returning id`));
+  return sql;
+}
+
+/** The lock is a CTE the insert reads from, so it is held before the first row is written. */
+function postgresInsertOf(count: number): string {
+  let sql = postgresInserts.get(count);
+  if (!sql) {
+    sql =
+      `with write_lock as (select pg_advisory_xact_lock(?)), ` +
+      `inserted as (insert into events ${COLUMNS} select v.type, v.occurred_at::timestamptz, v.agent_id::uuid, v.owner_id::uuid, v.task_id::uuid, v.data::jsonb ` +
+      `from write_lock, (values ${rowsOf(count, '(?, ?, ?, ?, ?, ?)')}) as v ${COLUMNS} returning id) ` +
+      `select max(id)::text as id, pg_notify(?, max(id)::text) from inserted`;
+    postgresInserts.set(count, sql);
+  }
+  return sql;
 }
 
 type CommitListener = (lastId: string) => void;

@@ -82,7 +82,8 @@ describe('the README and docs/', () => {
     expect(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).engines.node).toBe('^20.19 || ^22.12 || ^24');
     expect(text).toContain('<!-- walk -->');
     expect(text).toContain('<!-- work -->');
-    for (const doc of ['operating', 'security', 'testing', 'benchmark', 'reviewing-api-changes', 'http']) expect(text).toContain(`(docs/${doc}.md)`);
+    expect(text).toContain('<!-- watch -->');
+    for (const doc of ['operating', 'security', 'testing', 'benchmark', 'reviewing-api-changes', 'http', 'events']) expect(text).toContain(`(docs/${doc}.md)`);
   });
 
   it('when every relative link of README.md and docs/*.md is followed, then it reaches an existing file, and heading if it names one', () => {
@@ -177,6 +178,15 @@ describe('the README\'s curl walk, run against the real service', () => {
     const shownWords = (block: string) => bareWords(block.split('\n').filter((line) => line.startsWith('# ')).map((line) => line.slice(2)));
     expect(bareWords(lines)).toEqual([...shownWords(markedBlock('walk')), ...shownWords(work)]);
     expect(shownWords(work)).toEqual(['queued', 'running', 'active', 'succeeded']);
+  }, 90_000);
+
+  it('when the watching commands run after the walk and the work, then the history shows the leased task\'s life and a create sent twice with one key is replayed, not made twice', async () => {
+    const watch = markedBlock('watch');
+    const { stdout, stderr } = await runBash(`${markedBlock('walk')}\n${markedBlock('work')}\n${watch}`);
+    expect(stderr).toBe('');
+    const shown = watch.split('\n').filter((line) => line.startsWith('# ')).map((line) => line.slice(2).trim());
+    expect(shown).toEqual(['task.created task.leased task.progress task.succeeded', '201', '201 true']);
+    expect(stdout.trimEnd().split('\n').slice(-3).map((line) => line.trim())).toEqual(shown);
   }, 90_000);
 
   it('when the health and metrics commands run with METRICS_TOKEN set, then readiness is ready and the scrape has request counters', async () => {
