@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Executor } from './compiled-query';
+import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import type { Database } from './database';
 import type { EventRecord, NewEvent } from './records';
 import type { RowMapper } from './row-mapper';
@@ -90,40 +90,52 @@ export function createEventsRepository(executor: Executor, mapper: RowMapper, po
  */
 export async function writePendingEvents(trx: Knex.Transaction, postgres: boolean, pending: PendingEvents): Promise<string | undefined> {
   if (pending.length === 0) return undefined;
-  const bindings = pending.flatMap((event) => [event.type, event.occurred_at, event.agent_id, event.owner_id, event.task_id, JSON.stringify(event.data)]);
-  // Raw SQL, one text per number of rows: no query builder on the write path of every change, and
-  // on PostgreSQL the lock, the insert and the NOTIFY are one round trip.
-  if (postgres) {
-    const result = (await trx.raw(postgresInsertOf(pending.length), [EVENTS_WRITE_LOCK, ...bindings, EVENTS_CHANNEL])) as { rows: Array<{ id: string }> };
-    return String(result.rows[0]?.id);
-  }
-  const rows = (await trx.raw(sqliteInsertOf(pending.length), bindings)) as Array<{ id: number }>;
+  const values: Record<string, unknown> = { lock: EVENTS_WRITE_LOCK, channel: EVENTS_CHANNEL };
+  pending.forEach((event, row) => {
+    values[`type${row}`] = event.type;
+    values[`occurred_at${row}`] = event.occurred_at;
+    values[`agent_id${row}`] = event.agent_id;
+    values[`owner_id${row}`] = event.owner_id;
+    values[`task_id${row}`] = event.task_id;
+    values[`data${row}`] = JSON.stringify(event.data);
+  });
+  const result = await insertOf(trx, postgres, pending.length).run(trx, values);
+  if (postgres) return String((result as { rows: Array<{ id: string }> }).rows[0]?.id);
+  const rows = result as Array<{ id: number }>;
   return String(rows[rows.length - 1]?.id);
 }
 
-const COLUMNS = '(type, occurred_at, agent_id, owner_id, task_id, data)';
-const rowsOf = (count: number, row: string) => Array.from({ length: count }, () => row).join(', ');
-const sqliteInserts = new Map<number, string>();
-const postgresInserts = new Map<number, string>();
+const COLUMNS = ['type', 'occurred_at', 'agent_id', 'owner_id', 'task_id', 'data'] as const;
+/** One compiled statement per dialect and number of rows (a transaction records one to a few events). */
+const inserts = new Map<string, CompiledQuery<string, unknown>>();
 
-function sqliteInsertOf(count: number): string {
-  let sql = sqliteInserts.get(count);
-  if (!sql) sqliteInserts.set(count, (sql = `insert into events ${COLUMNS} values ${rowsOf(count, '(?, ?, ?, ?, ?, ?)')} returning id`));
-  return sql;
-}
-
-/** The lock is a CTE the insert reads from, so it is held before the first row is written. */
-function postgresInsertOf(count: number): string {
-  let sql = postgresInserts.get(count);
-  if (!sql) {
-    sql =
-      `with write_lock as (select pg_advisory_xact_lock(?)), ` +
-      `inserted as (insert into events ${COLUMNS} select v.type, v.occurred_at::timestamptz, v.agent_id::uuid, v.owner_id::uuid, v.task_id::uuid, v.data::jsonb ` +
-      `from write_lock, (values ${rowsOf(count, '(?, ?, ?, ?, ?, ?)')}) as v ${COLUMNS} returning id) ` +
-      `select max(id)::text as id, pg_notify(?, max(id)::text) from inserted`;
-    postgresInserts.set(count, sql);
-  }
-  return sql;
+/**
+ * The insert of `count` events, compiled once: no query builder on the write path of every change
+ * (on PostgreSQL a prepared statement), and on PostgreSQL the lock, the insert and the NOTIFY in
+ * one round trip: the lock is a CTE the insert reads from, so it is held before the first row.
+ */
+function insertOf(trx: Knex.Transaction, postgres: boolean, count: number): CompiledQuery<string, unknown> {
+  const cacheKey = `${postgres ? 'pg' : 'sqlite'}:${count}`;
+  let compiled = inserts.get(cacheKey);
+  if (compiled) return compiled;
+  compiled = compileQuery<string, unknown>(trx as unknown as Knex, (p) => {
+    const bindings: unknown[] = [];
+    const rows = Array.from({ length: count }, (_, row) => {
+      bindings.push(...COLUMNS.map((column) => p.value(`${column}${row}`)));
+      return `(${COLUMNS.map(() => '?').join(', ')})`;
+    }).join(', ');
+    const columns = `(${COLUMNS.join(', ')})`;
+    const sql = postgres
+      ? `with write_lock as (select pg_advisory_xact_lock(?)), ` +
+        `inserted as (insert into events ${columns} select v.type, v.occurred_at::timestamptz, v.agent_id::uuid, v.owner_id::uuid, v.task_id::uuid, v.data::jsonb ` +
+        `from write_lock, (values ${rows}) as v ${columns} returning id) ` +
+        `select max(id)::text as id, pg_notify(?, max(id)::text) from inserted`
+      : `insert into events ${columns} values ${rows} returning id`;
+    const all = postgres ? [p.value('lock'), ...bindings, p.value('channel')] : bindings;
+    return trx.raw(sql, all as Knex.RawBinding[]) as unknown as Knex.QueryBuilder;
+  });
+  inserts.set(cacheKey, compiled);
+  return compiled;
 }
 
 type CommitListener = (lastId: string) => void;
