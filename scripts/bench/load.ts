@@ -2,7 +2,7 @@
 import autocannon from 'autocannon';
 import type { RunningApp } from './apps';
 
-export type RouteKey = 'get-one' | 'list' | 'post';
+export type RouteKey = 'get-one' | 'list' | 'post' | 'post-task';
 
 export interface Route {
   key: RouteKey;
@@ -30,9 +30,21 @@ export const ROUTES: Route[] = [
   },
 ];
 
+/** Routes only the service has, for `bench:profile`: the comparison apps do not serve them. */
+export const SERVICE_ROUTES: Route[] = [
+  {
+    key: 'post-task',
+    name: 'POST /api/v1/agents/{id}/tasks',
+    requests: (app) => {
+      let next = 0;
+      return [{ method: 'POST', path: `/api/v1/agents/${app.ids[0]}/tasks`, setupRequest: (request) => ({ ...request, body: JSON.stringify({ title: `bench ${next++}`, input: { n: next } }) }) }];
+    },
+  },
+];
+
 export function findRoute(key: string): Route {
-  const route = ROUTES.find((candidate) => candidate.key === key);
-  if (!route) throw new Error(`unknown route "${key}": use ${ROUTES.map((candidate) => candidate.key).join(', ')}`);
+  const route = [...ROUTES, ...SERVICE_ROUTES].find((candidate) => candidate.key === key);
+  if (!route) throw new Error(`unknown route "${key}": use ${[...ROUTES, ...SERVICE_ROUTES].map((candidate) => candidate.key).join(', ')}`);
   return route;
 }
 

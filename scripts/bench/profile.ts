@@ -13,7 +13,7 @@
  *   --warmup=3         BENCH_WARMUP        seconds of load before, not counted
  *   --connections=50   BENCH_CONNECTIONS
  *   --seed=1000        BENCH_SEED
- *   --route=get-one    BENCH_ROUTE         get-one, list or post
+ *   --route=get-one    BENCH_ROUTE         get-one, list, post, or post-task (POST /api/v1/agents/{id}/tasks)
  *   --keep             BENCH_KEEP=1        keep the SQLite file and request log
  *
  * Writes .bench/profile.md and .bench/profile.json; the .cpuprofile stays in .bench/profile-<time>/
@@ -65,7 +65,8 @@ async function main(): Promise<void> {
   const loadBefore = os.loadavg().map((value) => value.toFixed(2)).join(' ');
 
   buildService();
-  const app = await startApp(APPS.service, { dir: runDir, apiKey, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${runDir}`] });
+  // Tasks pile up on one agent: its quota must not answer the load.
+  const app = await startApp(APPS.service, { dir: runDir, apiKey, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${runDir}`], env: { QUOTA_TASKS_PER_AGENT: '0' } });
   let windowStart: number;
   let windowEnd: number;
   let answered: number;

@@ -68,15 +68,19 @@ export function createEventsRepository(executor: Executor, mapper: RowMapper, po
       return row ? String(row.pruned_through) : '0';
     },
     async pruneBatch(before, batch) {
-      const doomed = (await db('events').where('occurred_at', '<', before).orderBy('id', 'asc').limit(batch).select('id')) as Array<{ id: unknown }>;
-      if (doomed.length === 0) return 0;
-      const through = doomed[doomed.length - 1]?.id as string | number;
+      // The oldest events by id, and of them the run that is older than `before`.
+      const oldest = (await db('events').orderBy('id', 'asc').limit(batch).select('id', 'occurred_at')) as Array<{ id: unknown; occurred_at: unknown }>;
+      // SQLite keeps ISO text, PostgreSQL answers a Date: both read as one.
+      const expired = oldest.findIndex((row) => new Date(row.occurred_at as string | Date).toISOString() >= before);
+      const count = expired === -1 ? oldest.length : expired;
+      if (count === 0) return 0;
+      const through = oldest[count - 1]?.id as string | number;
       // The mark first: a reader that sees an id gone also sees that it was pruned.
       await (db as Database).transaction(async (trx) => {
         await trx('event_log').where('id', 1).andWhere('pruned_through', '<', through).update({ pruned_through: through });
-        await trx('events').where('id', '<=', through).andWhere('occurred_at', '<', before).delete();
+        await trx('events').where('id', '<=', through).delete();
       });
-      return doomed.length;
+      return count;
     },
   };
 }
