@@ -97,7 +97,13 @@ export function createEventStreams(store: Store, feed: EventFeed, settings: Even
       /** A reader too slow to keep up: cut off, it reconnects and resumes from what it received. */
       const cutOff = () => {
         finish();
-        res.destroy();
+        // A reset, not a close: a close queues its FIN behind the megabytes the kernel still holds
+        // for this reader, which keeps them (for minutes, if it never reads) and tells the reader
+        // nothing until it has read through them. A reset frees them at once, and the reader's next
+        // read fails, so that it resumes with Last-Event-ID now.
+        const socket = res.socket;
+        if (socket !== null && !socket.destroyed) socket.resetAndDestroy();
+        else res.destroy();
       };
       const send = (event: EventRecord) => {
         const id = BigInt(event.id);
