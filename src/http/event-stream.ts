@@ -15,11 +15,19 @@ export interface EventStreamSettings {
   maxWaitingEvents?: number;
   /** Or this many bytes. */
   maxWaitingBytes?: number;
+  /** How long a reader past either bound has to drain before it is closed. */
+  drainGraceMs?: number;
 }
 
 const DEFAULT_RETRY_MS = 3000;
 const DEFAULT_MAX_WAITING_EVENTS = 1000;
 const DEFAULT_MAX_WAITING_BYTES = 1024 * 1024;
+/**
+ * Past a bound is not yet too slow: events read in one go are written in one tick, and Node holds
+ * what one tick writes (it corks the response) until the next, so that a burst waits in full
+ * however fast its reader is, until the kernel has taken it.
+ */
+const DEFAULT_DRAIN_GRACE_MS = 1000;
 /** Events read from the database per page while a stream catches up. */
 const HISTORY_PAGE = 500;
 /** How long a reader refused for too many streams should wait. */
@@ -51,14 +59,15 @@ export interface EventStreams {
  * Server-Sent Events over the process's event feed. A stream registers with the feed first (live
  * events wait in its buffer), replays the log after its cursor from the database until caught up,
  * then sends what waited, skipping what it already sent: every event once, in id order. A reader
- * whose socket does not drain while events pile up is closed; so is every stream when the feed
- * closes (the process drains). The first history page is read before the answer starts, so that
- * a pruned cursor is still a 410.
+ * whose socket does not drain within a grace while events pile up past a bound is closed (with a
+ * reset); so is every stream when the feed closes (the process drains). The first history page is
+ * read before the answer starts, so that a pruned cursor is still a 410.
  */
 export function createEventStreams(store: Store, feed: EventFeed, settings: EventStreamSettings): EventStreams {
   const retryMs = settings.retryMs ?? DEFAULT_RETRY_MS;
   const maxWaitingEvents = settings.maxWaitingEvents ?? DEFAULT_MAX_WAITING_EVENTS;
   const maxWaitingBytes = settings.maxWaitingBytes ?? DEFAULT_MAX_WAITING_BYTES;
+  const drainGraceMs = settings.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS;
   const openPerPrincipal = new Map<string, number>();
 
   return {
@@ -81,8 +90,10 @@ export function createEventStreams(store: Store, feed: EventFeed, settings: Even
       let lastSent = -1n;
       let catchingUp = true;
       let waiting: EventRecord[] = [];
-      /** Writes that found the socket's buffer full, since it last drained. */
-      let backlog = 0;
+      /** Events written that the socket has not yet handed to the kernel. */
+      let unsent = 0;
+      /** Set while the reader is past a bound: it is closed unless it drains first. */
+      let overdue: NodeJS.Timeout | undefined;
       let ended = false;
       let heartbeat: NodeJS.Timeout | undefined;
       let leave: () => void = () => undefined;
@@ -91,21 +102,37 @@ export function createEventStreams(store: Store, feed: EventFeed, settings: Even
         if (ended) return;
         ended = true;
         clearInterval(heartbeat);
+        clearTimeout(overdue);
         leave();
         uncount();
       };
       /** A reader too slow to keep up: cut off, it reconnects and resumes from what it received. */
       const cutOff = () => {
         finish();
-        res.destroy();
+        // A reset, not a close: a close queues its FIN behind the megabytes the kernel still holds
+        // for this reader, which keeps them (for minutes, if it never reads) and tells the reader
+        // nothing until it has read through them. A reset frees them at once, and the reader's next
+        // read fails, so that it resumes with Last-Event-ID now.
+        const socket = res.socket;
+        if (socket !== null && !socket.destroyed) socket.resetAndDestroy();
+        else res.destroy();
       };
+      const isBehind = () => unsent > maxWaitingEvents || res.writableLength > maxWaitingBytes;
       const send = (event: EventRecord) => {
         const id = BigInt(event.id);
         if (ended || id <= lastSent) return;
         lastSent = id;
-        if (res.write(frameEvent(event))) backlog = 0;
-        else backlog += 1;
-        if (backlog > maxWaitingEvents || res.writableLength > maxWaitingBytes) cutOff();
+        unsent += 1;
+        res.write(frameEvent(event), () => {
+          unsent -= 1;
+        });
+        if (overdue === undefined && isBehind()) {
+          overdue = setTimeout(() => {
+            overdue = undefined;
+            if (!ended && isBehind()) cutOff();
+          }, drainGraceMs);
+          overdue.unref();
+        }
       };
       const subscriber: EventSubscriber = {
         accepts: (event) => inScope(scope, event),
@@ -125,7 +152,8 @@ export function createEventStreams(store: Store, feed: EventFeed, settings: Even
 
       res.once('close', finish);
       res.on('drain', () => {
-        backlog = 0;
+        clearTimeout(overdue);
+        overdue = undefined;
       });
       try {
         if (feed.closed) {
