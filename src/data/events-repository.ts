@@ -68,10 +68,12 @@ export function createEventsRepository(executor: Executor, mapper: RowMapper, po
       return row ? String(row.pruned_through) : '0';
     },
     async pruneBatch(before, batch) {
-      // The oldest events by id, and of them the run that is older than `before`.
+      // The oldest events by id, and of them the run that is older than `before`; never the newest
+      // event, whose id the next one (a SQLite rowid) follows.
       const oldest = (await db('events').orderBy('id', 'asc').limit(batch).select('id', 'occurred_at')) as Array<{ id: unknown; occurred_at: unknown }>;
+      const newest = (await db('events').max({ id: 'id' }).first()) as { id: unknown } | undefined;
       // SQLite keeps ISO text, PostgreSQL answers a Date: both read as one.
-      const expired = oldest.findIndex((row) => new Date(row.occurred_at as string | Date).toISOString() >= before);
+      const expired = oldest.findIndex((row) => String(row.id) === String(newest?.id) || new Date(row.occurred_at as string | Date).toISOString() >= before);
       const count = expired === -1 ? oldest.length : expired;
       if (count === 0) return 0;
       const through = oldest[count - 1]?.id as string | number;

@@ -172,6 +172,20 @@ describeEachDatabase(
         expect((await eventsOf(agent.id)).map((event: { type: string }) => event.type)).toEqual(['task.created']);
         await api().get('/api/v1/events').query({ after: created.id }).expect(200);
       });
+
+      it('when every event is past its retention, then all but the newest are pruned, and the next event still gets a larger id', async () => {
+        const agent = await createAgent();
+        await createTaskOn(agent.id);
+        const db = get().database.db;
+        await db('events').update({ occurred_at: new Date(Date.now() - 200 * 3_600_000).toISOString() });
+        const newest = String(((await db('events').max({ id: 'id' }).first()) as { id: unknown }).id);
+        await pruneEvents(createStore(db), 168);
+        expect(((await db('events').select('id')) as Array<{ id: unknown }>).map((row) => String(row.id))).toEqual([newest]);
+        await createTaskOn(agent.id);
+        const next = (await eventsOf(agent.id)).at(-1);
+        expect(next.type).toBe('task.created');
+        expect(BigInt(next.id)).toBeGreaterThan(BigInt(newest));
+      });
     });
 
     describe('who sees what', () => {

@@ -7,8 +7,13 @@ import type { Knex } from 'knex';
  * and `owner_id` keeps who may read them after it is gone.
  */
 export async function up(db: Knex): Promise<void> {
+  const postgres = db.client.config.client === 'pg';
   await db.schema.createTable('events', (table) => {
-    table.bigIncrements('id').primary();
+    // SQLite: a plain INTEGER PRIMARY KEY (the rowid), not AUTOINCREMENT, whose sqlite_sequence row
+    // would be one more page written with every change. Ids still only grow: the newest event is
+    // never pruned, and a new rowid is the largest one plus one.
+    if (postgres) table.bigIncrements('id').primary();
+    else table.specificType('id', 'integer primary key');
     table.string('type', 32).notNullable();
     table.timestamp('occurred_at', { useTz: true, precision: 3 }).notNullable();
     table.uuid('agent_id').notNullable();
