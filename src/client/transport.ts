@@ -151,15 +151,16 @@ function idempotencyKeyOf(request: Request): string | undefined {
 
 /**
  * A 409 that says the first request with this key is still running: the same request may succeed
- * a little later. The code is `error.code` under `/api`, `error` (in lower case) on the root surface.
+ * a little later.
  */
 async function isKeyInUse(response: Response): Promise<boolean> {
   if (response.status !== 409) return false;
-  const body = (await response
-    .clone()
-    .json()
-    .catch(() => undefined)) as { error?: unknown } | undefined;
-  const error = body?.error;
+  return isKeyInUseBody(await response.clone().json().catch(() => undefined));
+}
+
+/** An error body of `IDEMPOTENCY_KEY_IN_USE`: `error.code` under `/api`, `error` (in lower case) on the root surface. */
+export function isKeyInUseBody(body: unknown): boolean {
+  const error = (body as { error?: unknown } | undefined)?.error;
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : error;
   return typeof code === 'string' && code.toUpperCase() === 'IDEMPOTENCY_KEY_IN_USE';
 }

@@ -1,7 +1,7 @@
 import type { components } from '../../generated/api.js';
 import { AgentFleetError } from './errors.js';
 import type { Method } from './types.js';
-import { backoff, retryAfterMs } from './transport.js';
+import { backoff, isKeyInUseBody, retryAfterMs } from './transport.js';
 
 export type Task = components['schemas']['Task'];
 export type Lease = components['schemas']['Lease'];
@@ -433,14 +433,11 @@ function answerOf(result: Result): Answer {
   const { status } = result.response;
   if (result.response.ok) return { kind: 'ok', status, data: result.data, replayed: result.response.headers.get('Idempotent-Replayed') === 'true' };
   const error = new AgentFleetError(result.response, result.error);
-  if (status === 408 || status === 429 || status >= 500) {
+  // 409 IDEMPOTENCY_KEY_IN_USE: the same claim, sent earlier, is still running; its answer comes to this one later.
+  if (status === 408 || status === 429 || status >= 500 || (status === 409 && isKeyInUseBody(result.error))) {
     return { kind: 'transient', error, ...optional('retryAfterMs', retryAfterMs(result.response.headers.get('Retry-After'))) };
   }
   const body = result.error as { error?: { code?: unknown; details?: { reason?: LeaseLostReason } } } | undefined;
-  if (status === 409 && body?.error?.code === 'IDEMPOTENCY_KEY_IN_USE') {
-    // The same claim, sent earlier, is still running: its answer comes to this one later.
-    return { kind: 'transient', error, ...optional('retryAfterMs', retryAfterMs(result.response.headers.get('Retry-After'))) };
-  }
   if (status === 409 && body?.error?.code === 'LEASE_LOST') return { kind: 'lost', reason: body.error.details?.reason ?? 'refused', error };
   return { kind: 'refused', error };
 }

@@ -1,5 +1,6 @@
 import type { AttemptRecord, ClaimedDelivery, EventRecord, NewDelivery, WebhookTarget } from '../data/records';
 import type { Store } from '../data/store';
+import { presentEvent } from './events';
 
 export type { ClaimedDelivery } from '../data/records';
 
@@ -8,7 +9,7 @@ export const FANOUT_BATCH = 500;
 
 /** The event as every endpoint receives it, and as its signature covers it. */
 export function eventBody(event: EventRecord): string {
-  return JSON.stringify({ id: event.id, type: event.type, occurred_at: event.occurred_at, agent_id: event.agent_id, task_id: event.task_id, data: event.data });
+  return JSON.stringify(presentEvent(event));
 }
 
 /** Whether an endpoint receives an event: one committed after it was created, of a type it wants, about an agent it may see. */

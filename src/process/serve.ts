@@ -11,18 +11,23 @@ import { publishEventCommit, redisEventListener } from '../data/event-notificati
 import { watchEventCommits } from '../data/events-repository';
 import { connectRedis } from '../data/redis';
 import { createStore } from '../data/store';
+import { pruneEvents } from '../domain/events';
+import { purgeExpiredKeys } from '../domain/idempotency';
+import { sweepExpiredLeases } from '../domain/leases';
 import { createTaskWakeups } from '../domain/task-wakeups';
 import { prepareDrain } from '../http/drain';
 import { createHttpServer } from '../http/http-server';
 import { createMetricsServer } from '../http/metrics-server';
 import { createMetrics, observeRedis } from '../http/observability';
-import { startEventPruner } from './event-pruner';
-import { startIdempotencyPurge } from './idempotency-purge';
-import { startLeaseSweeper } from './lease-sweeper';
+import { startPeriodicJob } from './periodic-job';
 import { startWebhookEngine } from './webhook-engine';
 import { createWebhookSender } from './webhook-sender';
 import { connectSharedCounters } from './shared-counters';
 import { createLogger } from '../logger';
+
+/** How often each process prunes the event log, and deletes expired Idempotency-Keys. */
+const EVENT_PRUNE_INTERVAL_MS = 60_000;
+const IDEMPOTENCY_PURGE_INTERVAL_MS = 5 * 60_000;
 
 /**
  * The service in this process: by itself (WEB_CONCURRENCY=1), or as one `worker` of a cluster
@@ -52,8 +57,14 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
   const unpublish = redis ? watchEventCommits(db, (lastId) => publishEventCommit(redis, lastId)) : undefined;
   const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle, sharedCounters, wakeups, events });
   const store = createStore(db);
-  const sweeper = startLeaseSweeper({ store, retry: config.leases, wakeups, quotas: config.quotas }, config.leases.sweepIntervalMs, logger);
-  const pruner = startEventPruner(store, config.events.retentionHours, logger);
+  const queue = { store, retry: config.leases, wakeups, quotas: config.quotas };
+  // Safe when processes overlap: each lease is ended once, each row deleted once.
+  const maintenance = [
+    startPeriodicJob({ intervalMs: config.leases.sweepIntervalMs, run: () => sweepExpiredLeases(queue), done: 'expired leases ended', failed: 'lease sweep failed' }, logger),
+    startPeriodicJob({ intervalMs: EVENT_PRUNE_INTERVAL_MS, run: () => pruneEvents(store, config.events.retentionHours), done: 'old events pruned', failed: 'event pruning failed' }, logger),
+    // An expired key still in the table is taken over by its next request anyway: no hurry.
+    startPeriodicJob({ intervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS, run: () => purgeExpiredKeys(store), done: 'expired idempotency keys purged', failed: 'idempotency key purge failed' }, logger),
+  ];
   const webhooks = startWebhookEngine({
     store,
     sealer: createWebhookSealer(config.tokenEncryptionKey),
@@ -61,7 +72,6 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
     settings: config.webhooks,
     logger,
   });
-  const purge = startIdempotencyPurge(store, logger);
 
   const server = createHttpServer(app, { logger, metrics, timeouts: config.http }).listen(config.port, config.host);
   const drain = prepareDrain(server);
@@ -96,7 +106,7 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
     // Event streams end now, and their clients reconnect to another instance with Last-Event-ID.
     // Webhook attempts under way end within WEBHOOK_TIMEOUT_MS; one cut short by the exit keeps its
     // claim until it expires, and is made again.
-    await Promise.all([drain.start(), sweeper.stop(), pruner.stop(), purge.stop(), events.close(), webhooks.stop()]);
+    await Promise.all([drain.start(), ...maintenance.map((job) => job.stop()), events.close(), webhooks.stop()]);
     unpublish?.();
     await db.destroy();
     await redis?.close();
