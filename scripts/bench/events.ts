@@ -152,7 +152,7 @@ async function measurePostTask(app: RunningApp, agentId: string, apiKey: string,
 }
 
 function fromWorkLoop(result: WorkLoopResult, round: number, build: CostMeasurement['build']): CostMeasurement {
-  return { round, build, what: `lease loop, ${result.config}`, perSecond: result.succeededPerSecond, p99Ms: result.claimP99Ms, problems: result.problems };
+  return { round, build, what: `lease loop, ${result.config}`, perSecond: result.succeededPerSecond, cpuMicrosPerRequest: result.cpuMicrosPerTask, p99Ms: result.claimP99Ms, problems: result.problems };
 }
 
 async function runCost(options: EventsOptions, benchDir: string, baselineRoot: string): Promise<CostMeasurement[]> {
@@ -193,7 +193,7 @@ async function runCost(options: EventsOptions, benchDir: string, baselineRoot: s
         for (const { build, root } of order) {
           const m = fromWorkLoop(await runWorkLoop(config, options.work, freshDir(), root), round, build);
           measurements.push(m);
-          console.log(`bench: events cost round ${round} ${build.padEnd(8)} ${m.what.padEnd(18)} ${m.perSecond.toFixed(0).padStart(6)} tasks/s  claim p99 ${m.p99Ms.toFixed(1)} ms${m.problems.length ? `  PROBLEMS ${m.problems.join('; ')}` : ''}`);
+          console.log(`bench: events cost round ${round} ${build.padEnd(8)} ${m.what.padEnd(18)} ${m.perSecond.toFixed(0).padStart(6)} tasks/s  ${(m.cpuMicrosPerRequest ?? 0).toFixed(0)} µs CPU/task  claim p99 ${m.p99Ms.toFixed(1)} ms${m.problems.length ? `  PROBLEMS ${m.problems.join('; ')}` : ''}`);
         }
       }
     }
@@ -341,7 +341,13 @@ export function renderEvents(report: EventsReport, options: EventsOptions): stri
     const cpu = (build: CostMeasurement['build']) => median(of(build).map((m) => m.cpuMicrosPerRequest ?? Number.NaN).filter(Number.isFinite));
     const cpuText = Number.isFinite(cpu('current')) ? `${cpu('baseline').toFixed(0)} → ${cpu('current').toFixed(0)}` : '';
     const p99 = (build: CostMeasurement['build']) => median(of(build).map((m) => m.p99Ms));
-    return `| ${what} | ${before.toFixed(0)} | ${after.toFixed(0)} | ${(((after - before) / before) * 100).toFixed(1)} % | ${cpuText} | ${p99('baseline').toFixed(1)} → ${p99('current').toFixed(1)} |`;
+    // Each round's two runs ran back to back: their ratio cancels the drift of a shared machine between rounds.
+    const paired = of('current')
+      .map((current) => ({ current, baseline: of('baseline').find((m) => m.round === current.round) }))
+      .filter((pair): pair is { current: CostMeasurement; baseline: CostMeasurement } => pair.baseline !== undefined)
+      .map(({ current, baseline }) => ((current.perSecond - baseline.perSecond) / baseline.perSecond) * 100);
+    const range = paired.length > 0 ? `${median(paired).toFixed(1)} % (${Math.min(...paired).toFixed(1)} to ${Math.max(...paired).toFixed(1)})` : '';
+    return `| ${what} | ${before.toFixed(0)} | ${after.toFixed(0)} | ${(((after - before) / before) * 100).toFixed(1)} % | ${range} | ${cpuText} | ${p99('baseline').toFixed(1)} → ${p99('current').toFixed(1)} |`;
   });
   const f = report.fanOut;
   const problems = report.cost.flatMap((m) => m.problems.map((p) => `round ${m.round} ${m.build} ${m.what}: ${p}`));
@@ -350,8 +356,8 @@ export function renderEvents(report: EventsReport, options: EventsOptions): stri
     '',
     `Baseline ${report.baseline}; current ${report.current}. ${options.rounds} interleaved rounds (the order alternating), medians; POST task: autocannon, ${options.connections} connections, ${options.warmupS} s warm-up + ${options.durationS} s; lease loop: ${options.work.workers} workers, ${options.work.producers} producers, ${options.work.agents} agent(s).`,
     '',
-    '| Load | Baseline /s | With events /s | Change | CPU µs per request | p99 ms (claim p99 for the loop) |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| Load | Baseline /s | With events /s | Change of the medians | Change within a round: median (range) | CPU µs per request (per task for the loop) | p99 ms (claim p99 for the loop) |',
+    '|---|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     `Fan-out: ${f.streams} open streams on one process (SQLite), ${f.events} tasks created at ${options.rate} per second; ${f.deliveries} deliveries, ${f.missing} missing. From the create's answer to the event on a stream: p50 ${f.fromAnswerP50Ms.toFixed(1)} ms, p99 ${f.fromAnswerP99Ms.toFixed(1)} ms, max ${f.fromAnswerMaxMs.toFixed(1)} ms (from the create's request: p99 ${f.fromRequestP99Ms.toFixed(1)} ms). Resident memory ${f.rssBeforeMb.toFixed(1)} MB before the streams, ${f.rssWithStreamsMb.toFixed(1)} MB with them: ${f.kbPerStream.toFixed(1)} KiB per open stream; peak ${f.peakRssMb.toFixed(1)} MB.`,

@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startApp, stopApp, type AppSpec, type RunningApp } from './apps';
+import { cpuMillisBetween, sampleCpu } from './process-tree';
 
 export interface WorkLoopOptions {
   durationS: number;
@@ -38,6 +39,8 @@ export interface WorkLoopResult {
   seconds: number;
   createdPerSecond: number;
   succeededPerSecond: number;
+  /** CPU the service's processes spent per task leased and succeeded (its create, claim and completion; not the database server's). */
+  cpuMicrosPerTask: number;
   claims: number;
   emptyClaims: number;
   claimP50Ms: number;
@@ -233,10 +236,12 @@ export async function runWorkLoop(config: WorkLoopConfig, options: WorkLoopOptio
     const load = runLoad(fleet, options, recorder);
     await sleep(options.warmupS * 1000);
     recorder.recording = true;
+    const cpuBefore = sampleCpu(app.pid);
     const started = performance.now();
     await sleep(options.durationS * 1000);
     recorder.recording = false;
     const seconds = (performance.now() - started) / 1000;
+    const cpuMillis = cpuMillisBetween(cpuBefore, sampleCpu(app.pid));
     const measured = { ...recorder };
     await load.drain();
     const check = await checkTasks(fleet, serviceKey, recorder);
@@ -245,6 +250,7 @@ export async function runWorkLoop(config: WorkLoopConfig, options: WorkLoopOptio
       seconds,
       createdPerSecond: measured.created / seconds,
       succeededPerSecond: measured.succeeded / seconds,
+      cpuMicrosPerTask: measured.succeeded > 0 ? (cpuMillis * 1000) / measured.succeeded : Number.NaN,
       claims: measured.claimMs.length + measured.emptyClaims,
       emptyClaims: measured.emptyClaims,
       claimP50Ms: quantile(measured.claimMs, 0.5),
@@ -265,11 +271,11 @@ export function renderWorkLoop(results: WorkLoopResult[], options: WorkLoopOptio
     '',
     `${options.workers} workers and ${options.producers} producers over HTTP (Node's fetch, keep-alive) in the bench process, ${options.agents} agent(s), one agent key each; backlog bounded at ${options.backlog} tasks; ${options.warmupS} s warm-up, ${options.durationS} s measured. A claim is \`POST /api/v1/agents/{id}/leases\` (wait_seconds 0: an empty queue answers 204 at once, counted as an empty claim, and the worker tries again 20 ms later), a completion \`PATCH .../leases/{id}\` with status succeeded.`,
     '',
-    '| Database, processes | Created/s | Leased and succeeded/s | Claim p50 (ms) | Claim p99 (ms) | Completion p99 (ms) | Empty claims | Tasks checked | Problems |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| Database, processes | Created/s | Leased and succeeded/s | Service CPU µs per task | Claim p50 (ms) | Claim p99 (ms) | Completion p99 (ms) | Empty claims | Tasks checked | Problems |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...results.map(
       (r) =>
-        `| ${r.config} | ${r.createdPerSecond.toFixed(0)} | ${r.succeededPerSecond.toFixed(0)} | ${r.claimP50Ms.toFixed(1)} | ${r.claimP99Ms.toFixed(1)} | ${r.completeP99Ms.toFixed(1)} | ${r.emptyClaims} | ${r.checkedTasks} | ${r.problems.length === 0 ? 'none' : r.problems.join('; ')} |`,
+        `| ${r.config} | ${r.createdPerSecond.toFixed(0)} | ${r.succeededPerSecond.toFixed(0)} | ${r.cpuMicrosPerTask.toFixed(0)} | ${r.claimP50Ms.toFixed(1)} | ${r.claimP99Ms.toFixed(1)} | ${r.completeP99Ms.toFixed(1)} | ${r.emptyClaims} | ${r.checkedTasks} | ${r.problems.length === 0 ? 'none' : r.problems.join('; ')} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import type { Logger } from '../logger';
 import { migrationSource } from './migrations';
-import { SqliteClient } from './sqlite-client';
+import { PostgresClient, SqliteClient } from './knex-clients';
 import { cacheStatements, type SqliteConnection } from './statement-cache';
 
 export type DatabaseConfig = ({ client: 'sqlite'; filename: string } | { client: 'pg'; connectionString: string }) & {
@@ -87,7 +87,7 @@ async function migrateOneAtATime(db: Knex): Promise<void> {
 
 function openPostgres(connectionString: string, limits: DatabaseLimits, options: DatabaseOptions): Knex {
   return knex({
-    client: 'pg',
+    client: PostgresClient,
     connection: {
       connectionString,
       // The server cancels a statement past its time (57014); the client stops waiting a second
@@ -133,7 +133,7 @@ function openSqlite(filename: string, limits: DatabaseLimits, options: DatabaseO
 }
 
 export function isPostgres(db: Database): boolean {
-  return db.client.config.client === 'pg';
+  return db.client.dialect === 'postgresql';
 }
 
 export async function pingDatabase(db: Database): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
+import type { Executor } from './compiled-query';
 import type { Database } from './database';
 import type { EventRecord, NewEvent } from './records';
 import type { RowMapper } from './row-mapper';
@@ -8,8 +8,8 @@ import type { EventType } from '../model';
 /** The PostgreSQL channel that announces committed events (its payload: the last id committed). */
 export const EVENTS_CHANNEL = 'agent_fleet_events';
 /**
- * The transaction-level advisory lock every event-writing transaction takes just before it
- * commits (any number: its key names this service's events among other users of the database).
+ * The transaction-level advisory lock every event-writing transaction takes as it commits (any
+ * number: its key names this service's events among other users of the database).
  */
 const EVENTS_WRITE_LOCK = 0x41_46_45_56;
 
@@ -40,7 +40,7 @@ export interface EventsRepository {
   pruneBatch(before: string, batch: number): Promise<number>;
 }
 
-/** `record` buffers here; the store writes the buffer just before COMMIT (writePendingEvents). */
+/** `record` buffers here; the transaction writes the buffer as it commits (writeEventsOnCommit). */
 export type PendingEvents = NewEvent[];
 
 export function createEventsRepository(executor: Executor, mapper: RowMapper, postgres: boolean, pending: PendingEvents | undefined): EventsRepository {
@@ -87,61 +87,75 @@ export function createEventsRepository(executor: Executor, mapper: RowMapper, po
   };
 }
 
+/** What a transaction writes to the event log as it commits, and, once it has, the last id. */
+export interface EventWrites {
+  events: NewEvent[];
+  lastId?: string;
+}
+
+const eventWrites = new WeakMap<object, EventWrites>();
+
 /**
- * Writes the events a transaction recorded, last thing before its COMMIT, in one statement, and
- * answers the last id. On PostgreSQL the transaction first takes a lock that every event-writing
- * transaction takes, so they commit in the order of their ids: a reader that has seen id N never
- * later finds a smaller id committed after it. NOTIFY is delivered when the transaction commits.
- * SQLite's write transactions are serial already (BEGIN IMMEDIATE).
+ * Has the transaction write `writes.events` as it commits (see knex-clients.ts): on SQLite in the
+ * same synchronous call as COMMIT, on PostgreSQL in the COMMIT's round trip. Either the events and
+ * the change commit together or neither does.
  */
-export async function writePendingEvents(trx: Knex.Transaction, postgres: boolean, pending: PendingEvents): Promise<string | undefined> {
-  if (pending.length === 0) return undefined;
-  const values: Record<string, unknown> = { lock: EVENTS_WRITE_LOCK, channel: EVENTS_CHANNEL };
-  pending.forEach((event, row) => {
-    values[`type${row}`] = event.type;
-    values[`occurred_at${row}`] = event.occurred_at;
-    values[`agent_id${row}`] = event.agent_id;
-    values[`owner_id${row}`] = event.owner_id;
-    values[`task_id${row}`] = event.task_id;
-    values[`data${row}`] = JSON.stringify(event.data);
-  });
-  const result = await insertOf(trx, postgres, pending.length).run(trx, values);
-  if (postgres) return String((result as { rows: Array<{ id: string }> }).rows[0]?.id);
-  const rows = result as Array<{ id: number }>;
-  return String(rows[rows.length - 1]?.id);
+export function writeEventsOnCommit(trx: Knex.Transaction, writes: EventWrites): void {
+  eventWrites.set(trx, writes);
+}
+
+/** The events to write as this transaction (knex's transactor, a function) commits; undefined when none. */
+export function eventWritesOf(transactor: unknown): EventWrites | undefined {
+  const writes = typeof transactor === 'function' ? eventWrites.get(transactor) : undefined;
+  return writes && writes.events.length > 0 ? writes : undefined;
 }
 
 const COLUMNS = ['type', 'occurred_at', 'agent_id', 'owner_id', 'task_id', 'data'] as const;
-/** One compiled statement per dialect and number of rows (a transaction records one to a few events). */
-const inserts = new Map<string, CompiledQuery<string, unknown>>();
+const valuesOf = (event: NewEvent): unknown[] => [event.type, event.occurred_at, event.agent_id, event.owner_id, event.task_id, JSON.stringify(event.data)];
+
+/** What inserting events needs of a better-sqlite3 connection (the package ships no types). */
+export interface SqliteEventConnection {
+  prepare(sql: string): { all(...values: unknown[]): unknown[] };
+}
+
+/** Rows per SQLite statement: 6 variables a row stays far below SQLite's limit of 32,766. */
+const SQLITE_ROWS_PER_INSERT = 500;
 
 /**
- * The insert of `count` events, compiled once: no query builder on the write path of every change
- * (on PostgreSQL a prepared statement), and on PostgreSQL the lock, the insert and the NOTIFY in
- * one round trip: the lock is a CTE the insert reads from, so it is held before the first row.
+ * Inserts the events on SQLite, synchronously, and answers the last id. Called inside the
+ * transaction just before COMMIT (the connection's statement cache keeps each statement prepared).
+ * Write transactions are serial already (BEGIN IMMEDIATE), so ids follow commit order.
  */
-function insertOf(trx: Knex.Transaction, postgres: boolean, count: number): CompiledQuery<string, unknown> {
-  const cacheKey = `${postgres ? 'pg' : 'sqlite'}:${count}`;
-  let compiled = inserts.get(cacheKey);
-  if (compiled) return compiled;
-  compiled = compileQuery<string, unknown>(trx as unknown as Knex, (p) => {
-    const bindings: unknown[] = [];
-    const rows = Array.from({ length: count }, (_, row) => {
-      bindings.push(...COLUMNS.map((column) => p.value(`${column}${row}`)));
-      return `(${COLUMNS.map(() => '?').join(', ')})`;
-    }).join(', ');
-    const columns = `(${COLUMNS.join(', ')})`;
-    const sql = postgres
-      ? `with write_lock as (select pg_advisory_xact_lock(?)), ` +
-        `inserted as (insert into events ${columns} select v.type, v.occurred_at::timestamptz, v.agent_id::uuid, v.owner_id::uuid, v.task_id::uuid, v.data::jsonb ` +
-        `from write_lock, (values ${rows}) as v ${columns} returning id) ` +
-        `select max(id)::text as id, pg_notify(?, max(id)::text) from inserted`
-      : `insert into events ${columns} values ${rows} returning id`;
-    const all = postgres ? [p.value('lock'), ...bindings, p.value('channel')] : bindings;
-    return trx.raw(sql, all as Knex.RawBinding[]) as unknown as Knex.QueryBuilder;
-  });
-  inserts.set(cacheKey, compiled);
-  return compiled;
+export function insertEventsNow(connection: SqliteEventConnection, events: readonly NewEvent[]): string {
+  let last: unknown;
+  for (let start = 0; start < events.length; start += SQLITE_ROWS_PER_INSERT) {
+    const chunk = events.slice(start, start + SQLITE_ROWS_PER_INSERT);
+    const row = `(${COLUMNS.map(() => '?').join(', ')})`;
+    const sql = `insert into events (${COLUMNS.join(', ')}) values ${Array.from(chunk, () => row).join(', ')} returning id`;
+    const rows = connection.prepare(sql).all(...chunk.flatMap(valuesOf)) as Array<{ id: unknown }>;
+    last = rows[rows.length - 1]?.id;
+  }
+  return String(last);
+}
+
+/**
+ * One PostgreSQL text that takes the event-writing lock, inserts the events, NOTIFYs their last id
+ * and commits: sent as one simple query, it costs the COMMIT's round trip and nothing more, which
+ * matters because the transaction holds its agent's row lock until it commits. Values are SQL
+ * literals escaped by node-postgres (a simple query takes no parameters). The lock makes events
+ * commit in the order of their ids: a reader that has seen id N never later finds a smaller one.
+ * Its first result row holds the last id.
+ */
+export function insertEventsAndCommitSql(events: readonly NewEvent[], escapeLiteral: (value: string) => string): string {
+  const literal = (value: unknown) => (value === null || value === undefined ? 'null' : escapeLiteral(String(value)));
+  const rows = events.map((event) => `(${valuesOf(event).map(literal).join(', ')})`).join(', ');
+  const columns = `(${COLUMNS.join(', ')})`;
+  return (
+    `with write_lock as (select pg_advisory_xact_lock(${EVENTS_WRITE_LOCK})), ` +
+    `inserted as (insert into events ${columns} select v.type, v.occurred_at::timestamptz, v.agent_id::uuid, v.owner_id::uuid, v.task_id::uuid, v.data::jsonb ` +
+    `from write_lock, (values ${rows}) as v ${columns} returning id) ` +
+    `select max(id)::text as id, pg_notify(${escapeLiteral(EVENTS_CHANNEL)}, max(id)::text) from inserted; COMMIT;`
+  );
 }
 
 type CommitListener = (lastId: string) => void;

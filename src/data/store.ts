@@ -3,7 +3,7 @@ import { compileAgentKeysQueries, createAgentKeysRepository, type AgentKeysRepos
 import { compileAgentsQueries, createAgentsRepository, type AgentsRepository } from './agents-repository';
 import type { Executor } from './compiled-query';
 import { isPostgres, type Database } from './database';
-import { announceEventCommit, createEventsRepository, writePendingEvents, type EventsRepository, type PendingEvents } from './events-repository';
+import { announceEventCommit, createEventsRepository, writeEventsOnCommit, type EventWrites, type EventsRepository, type PendingEvents } from './events-repository';
 import { createIdempotencyKeysRepository, type IdempotencyKeysRepository } from './idempotency-keys-repository';
 import { createIdentitiesRepository, type IdentitiesRepository } from './identities-repository';
 import { createLeasesRepository, type LeasesRepository } from './leases-repository';
@@ -98,16 +98,14 @@ export function createStore(db: Database): Store {
     };
     return store;
   };
-  /** A transaction whose recorded events are written just before it commits, and announced once it has. */
+  /** A transaction whose recorded events are written as it commits, and announced once it has. */
   const runWithEvents = async <T>(work: (store: Store) => Promise<T>): Promise<T> => {
-    let lastId: string | undefined;
-    const result = await runTransaction(db, async (trx) => {
-      const pending: PendingEvents = [];
-      const answer = await work(bind(trx, pending));
-      lastId = await writePendingEvents(trx, postgres, pending);
-      return answer;
+    const writes: EventWrites = { events: [] };
+    const result = await runTransaction(db, (trx) => {
+      writeEventsOnCommit(trx, writes);
+      return work(bind(trx, writes.events));
     });
-    if (lastId !== undefined) announceEventCommit(db, lastId);
+    if (writes.lastId !== undefined) announceEventCommit(db, writes.lastId);
     return result;
   };
   return bind(db, undefined);

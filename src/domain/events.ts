@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { EventRecord } from '../data/records';
 import type { Store } from '../data/store';
 import { isId, now } from '../data/ids';
@@ -14,7 +15,8 @@ type Fields = Record<string, unknown>;
 export function changesOf<T extends object>(before: T, after: T): Fields {
   const changes: Fields = {};
   for (const [field, value] of Object.entries(after)) {
-    if (JSON.stringify(value) !== JSON.stringify((before as Fields)[field])) changes[field] = value;
+    const old = (before as Fields)[field];
+    if (value !== old && !isDeepStrictEqual(value, old)) changes[field] = value;
   }
   const previous = (before as Fields).status;
   if ('status' in changes) changes.previous_status = previous;

@@ -1,7 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import type { NewEvent } from '../../src/data/records';
-import { isPostgres } from '../../src/data/database';
-import { writePendingEvents } from '../../src/data/events-repository';
+import { createStore } from '../../src/data/store';
 import { describeEachDatabase } from '../support/harness';
 import { openEventStream, type EventStreamReader } from '../support/event-stream-client';
 
@@ -75,7 +74,7 @@ describeEachDatabase(
 
     /**
      * Commits `count` task.progress events of about 250 bytes in one transaction, as the service
-     * writes events (one statement per 200, NOTIFY included on PostgreSQL).
+     * records and writes events.
      */
     const commitProgressEvents = async (agentId: string, ownerId: string, count: number) => {
       const { db } = get().database;
@@ -87,10 +86,8 @@ describeEachDatabase(
         task_id: null,
         data: { progress: { percent: percent % 101, message: 'working' } },
       });
-      await db.transaction(async (trx) => {
-        for (let start = 0; start < count; start += 200) {
-          await writePendingEvents(trx, isPostgres(db), Array.from({ length: Math.min(200, count - start) }, (_, index) => progress(start + index)));
-        }
+      await createStore(db).transaction(async (tx) => {
+        for (let percent = 0; percent < count; percent++) tx.events.record(progress(percent));
       });
     };
 

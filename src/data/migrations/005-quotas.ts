@@ -14,7 +14,7 @@ export async function up(db: Knex): Promise<void> {
   }
   // Existing rows, measured by the database. PostgreSQL writes jsonb back with a space after each
   // `:` and `,`, so its figures are a little above what the service would measure: never below.
-  const postgres = db.client.config.client === 'pg';
+  const postgres = db.client.dialect === 'postgresql';
   const text = (column: string) =>
     postgres
       ? `coalesce(octet_length(to_jsonb(${column})::text), 0)`

@@ -9,7 +9,7 @@ const timestamp = (table: Knex.CreateTableBuilder, name: string) =>
  * own, so a stale worker's lease can be told from the current one.
  */
 export async function up(db: Knex): Promise<void> {
-  const postgres = db.client.config.client === 'pg';
+  const postgres = db.client.dialect === 'postgresql';
   await db.schema.alterTable('tasks', (table) => {
     table.integer('attempts').notNullable().defaultTo(0);
     table.integer('max_attempts').notNullable().defaultTo(3);

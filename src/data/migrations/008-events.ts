@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
  * and `owner_id` keeps who may read them after it is gone.
  */
 export async function up(db: Knex): Promise<void> {
-  const postgres = db.client.config.client === 'pg';
+  const postgres = db.client.dialect === 'postgresql';
   await db.schema.createTable('events', (table) => {
     // SQLite: a plain INTEGER PRIMARY KEY (the rowid), not AUTOINCREMENT, whose sqlite_sequence row
     // would be one more page written with every change. Ids still only grow: the newest event is

@@ -1,0 +1,108 @@
+import type { Knex } from 'knex';
+import { eventWritesOf, insertEventsAndCommitSql, insertEventsNow, type EventWrites, type SqliteEventConnection } from './events-repository';
+
+/** The parts of knex's transaction class (an untyped CommonJS module) that these subclasses use. */
+interface TransactionBase {
+  /** The knex object the transaction's work was handed (its `trx`). */
+  transactor: unknown;
+  _completed: boolean;
+  _resolver(value: unknown): void;
+  _rejecter(error: unknown): void;
+  query(connection: unknown, sql: string): Promise<unknown>;
+  commit(connection: unknown, value: unknown): Promise<unknown>;
+}
+type TransactionClass = new (...args: unknown[]) => TransactionBase;
+
+// knex ships its dialects as untyped CommonJS modules; a subclass of one is what its `client` option takes.
+const BetterSqlite3Client = require('knex/lib/dialects/better-sqlite3') as typeof Knex.Client;
+const SqliteTransaction = require('knex/lib/dialects/sqlite3/execution/sqlite-transaction') as TransactionClass;
+const PostgresClientBase = require('knex/lib/dialects/postgres') as typeof Knex.Client;
+const PostgresTransaction = require('knex/lib/dialects/postgres/execution/pg-transaction') as TransactionClass;
+
+/**
+ * Ends the transaction as knex's own COMMIT would (marked complete, its promise settled), after
+ * `commit` wrote the transaction's events and committed. The answer never rejects: knex would roll
+ * back again. A failure rejects the transaction with the failure itself, once `commit` has undone
+ * what it could.
+ */
+function settle(trx: TransactionBase, value: unknown, commit: () => Promise<void>): Promise<void> {
+  trx._completed = true;
+  return commit().then(
+    () => trx._resolver(value),
+    (error: unknown) => trx._rejecter(error),
+  );
+}
+
+/**
+ * Every transaction takes the write lock when it begins. A deferred one (knex's `BEGIN`) that has
+ * read and then writes must upgrade its lock, and SQLite answers SQLITE_BUSY at once when another
+ * process holds it rather than wait (waiting could deadlock two such upgrades): with several
+ * processes on one file, writes would fail under any concurrency. `BEGIN IMMEDIATE` waits for the
+ * lock up to busy_timeout instead. The service's transactions all write.
+ *
+ * Its events are inserted and committed in one synchronous call: the process's one connection is
+ * held by the transaction until then, so every asynchronous step it saves is time every other
+ * request waits.
+ */
+class SqliteEventsTransaction extends SqliteTransaction {
+  begin(connection: unknown): Promise<unknown> {
+    return this.query(connection, 'BEGIN IMMEDIATE;');
+  }
+
+  override commit(connection: unknown, value: unknown): Promise<unknown> {
+    const writes = eventWritesOf(this.transactor);
+    if (!writes) return super.commit(connection, value);
+    const db = connection as SqliteEventConnection & { exec(sql: string): void; inTransaction: boolean };
+    return settle(this, value, async () => {
+      try {
+        writes.lastId = insertEventsNow(db, writes.events);
+        db.exec('COMMIT');
+      } catch (error) {
+        // SQLite has rolled back by itself on SQLITE_FULL or an I/O error; otherwise this does.
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+}
+
+/** knex's better-sqlite3 client, its transactions beginning with `BEGIN IMMEDIATE` and committing their events. */
+export class SqliteClient extends BetterSqlite3Client {
+  override transaction(...args: unknown[]): Knex.Transaction {
+    return new SqliteEventsTransaction(this, ...args) as unknown as Knex.Transaction;
+  }
+}
+
+interface PostgresConnection {
+  query(text: string): Promise<Array<{ rows: Array<{ id: string }> }>>;
+  escapeLiteral(value: string): string;
+}
+
+/** A PostgreSQL transaction whose events go in the COMMIT's round trip (insertEventsAndCommitSql). */
+class PostgresEventsTransaction extends PostgresTransaction {
+  override commit(connection: unknown, value: unknown): Promise<unknown> {
+    const writes = eventWritesOf(this.transactor);
+    if (!writes) return super.commit(connection, value);
+    const client = connection as PostgresConnection;
+    return settle(this, value, () => commitEvents(client, writes));
+  }
+}
+
+async function commitEvents(client: PostgresConnection, writes: EventWrites): Promise<void> {
+  try {
+    const [inserted] = await client.query(insertEventsAndCommitSql(writes.events, (text) => client.escapeLiteral(text)));
+    writes.lastId = inserted?.rows[0]?.id;
+  } catch (error) {
+    // A failed statement leaves the transaction aborted (or, a failed COMMIT, ended): the
+    // connection goes back to the pool clean either way (ROLLBACK outside one only warns).
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** knex's PostgreSQL client, its transactions committing their events in the COMMIT's round trip. */
+export class PostgresClient extends PostgresClientBase {
+  override transaction(...args: unknown[]): Knex.Transaction {
+    return new PostgresEventsTransaction(this, ...args) as unknown as Knex.Transaction;
+  }
+}
