@@ -1,7 +1,7 @@
 import { Client, type ClientConfig } from 'pg';
 import type { Logger } from '../logger';
 import { isPostgres, type Database } from './database';
-import { EVENTS_CHANNEL } from './events-repository';
+import { EVENTS_CHANNEL } from './event-writes';
 import type { RedisConnection } from './redis';
 
 /** Starts waking `wake` on notifications; answers how to stop. */
@@ -11,7 +11,7 @@ export type EventWakeSource = (wake: () => void) => Promise<() => Promise<void>>
 const RECONNECT_MS = 1000;
 
 /**
- * PostgreSQL's NOTIFY of committed events (see writePendingEvents), heard on a connection of its own
+ * PostgreSQL's NOTIFY of committed events (see insertEventsAndCommitSql), heard on a connection of its own
  * outside the pool, connected again whenever it is lost. Every (re)connection wakes the feed too: a
  * notification sent while it was away is not delivered later.
  */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { eventWritesOf, insertEventsAndCommitSql, insertEventsNow, type EventWrites, type SqliteEventConnection } from './events-repository';
+import { eventWritesOf, insertEventsAndCommitSql, insertEventsNow, type EventWrites, type SqliteEventConnection } from './event-writes';
 
 /** The parts of knex's transaction class (an untyped CommonJS module) that these subclasses use. */
 interface TransactionBase {

@@ -3,7 +3,8 @@ import { compileAgentKeysQueries, createAgentKeysRepository, type AgentKeysRepos
 import { compileAgentsQueries, createAgentsRepository, type AgentsRepository } from './agents-repository';
 import type { Executor } from './compiled-query';
 import { isPostgres, type Database } from './database';
-import { announceEventCommit, createEventsRepository, writeEventsOnCommit, type EventWrites, type EventsRepository, type PendingEvents } from './events-repository';
+import { writeEventsOnCommit, type EventWrites } from './event-writes';
+import { announceEventCommit, createEventsRepository, type EventsRepository, type PendingEvents } from './events-repository';
 import { createIdempotencyKeysRepository, type IdempotencyKeysRepository } from './idempotency-keys-repository';
 import { createIdentitiesRepository, type IdentitiesRepository } from './identities-repository';
 import { createLeasesRepository, type LeasesRepository } from './leases-repository';
