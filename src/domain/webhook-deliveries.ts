@@ -25,18 +25,26 @@ export function receives(target: WebhookTarget, event: EventRecord): boolean {
  * moves past them. On PostgreSQL a process that finds the mark locked does nothing (another is
  * at it); on SQLite the transaction's write lock serialises processes. A step that fails
  * leaves the mark where it was, and the unique (endpoint, event) pair makes a repeated step
- * harmless. Answers the number of events read: `batch` means there may be more.
+ * harmless. With no enabled endpoint the mark moves to the newest event without reading any.
+ * Answers the number of events read: `batch` means there may be more.
  */
 export async function fanOutEvents(store: Store, clock: () => number = Date.now, batch = FANOUT_BATCH): Promise<number> {
   const mark = await store.webhooks.fanoutMark();
-  if ((await store.webhooks.newestEventId()) <= mark) return 0;
+  // Read before the endpoints: one created after this read receives only later events.
+  const newest = await store.webhooks.newestEventId();
+  if (newest <= mark) return 0;
   return store.transaction(async (tx) => {
     const locked = await tx.webhooks.lockFanoutMark();
     if (locked === undefined) return 0;
+    const targets = await tx.webhooks.enabledTargets();
+    if (targets.length === 0) {
+      // Nobody to deliver to: the mark moves on without reading the events back.
+      if (newest > locked) await tx.webhooks.setFanoutMark(newest);
+      return 0;
+    }
     const events = await tx.webhooks.eventsAfter(locked, batch);
     const last = events.at(-1);
     if (!last) return 0;
-    const targets = await tx.webhooks.enabledTargets();
     const deliveries: NewDelivery[] = [];
     for (const event of events) {
       const matching = targets.filter((target) => receives(target, event));
