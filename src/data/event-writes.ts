@@ -46,7 +46,8 @@ const SQLITE_ROWS_PER_INSERT = 500;
 
 /**
  * Inserts the events on SQLite, synchronously, and answers the last id. Called inside the
- * transaction just before COMMIT (the connection's statement cache keeps each statement prepared).
+ * transaction, in the same synchronous call as its COMMIT (the connection's statement cache keeps each
+ * statement prepared).
  * Write transactions are serial already (BEGIN IMMEDIATE), so ids follow commit order.
  */
 export function insertEventsNow(connection: SqliteEventConnection, events: readonly NewEvent[]): string {
