@@ -10,6 +10,7 @@ interface TransactionBase {
   _rejecter(error: unknown): void;
   query(connection: unknown, sql: string): Promise<unknown>;
   commit(connection: unknown, value: unknown): Promise<unknown>;
+  rollback(connection: unknown, error: unknown): Promise<unknown>;
 }
 type TransactionClass = new (...args: unknown[]) => TransactionBase;
 
@@ -40,9 +41,8 @@ function settle(trx: TransactionBase, value: unknown, commit: () => Promise<void
  * processes on one file, writes would fail under any concurrency. `BEGIN IMMEDIATE` waits for the
  * lock up to busy_timeout instead. The service's transactions all write.
  *
- * Its events are inserted and committed in one synchronous call: the process's one connection is
- * held by the transaction until then, so every asynchronous step it saves is time every other
- * request waits.
+ * Its events are inserted synchronously as it commits, on its connection (the process's one, held
+ * by the transaction until then: every asynchronous step saved is time other requests wait).
  */
 class SqliteEventsTransaction extends SqliteTransaction {
   begin(connection: unknown): Promise<unknown> {
@@ -52,17 +52,12 @@ class SqliteEventsTransaction extends SqliteTransaction {
   override commit(connection: unknown, value: unknown): Promise<unknown> {
     const writes = eventWritesOf(this.transactor);
     if (!writes) return super.commit(connection, value);
-    const db = connection as SqliteEventConnection & { exec(sql: string): void; inTransaction: boolean };
-    return settle(this, value, async () => {
-      try {
-        writes.lastId = insertEventsNow(db, writes.events);
-        db.exec('COMMIT');
-      } catch (error) {
-        // SQLite has rolled back by itself on SQLITE_FULL or an I/O error; otherwise this does.
-        if (db.inTransaction) db.exec('ROLLBACK');
-        throw error;
-      }
-    });
+    try {
+      writes.lastId = insertEventsNow(connection as SqliteEventConnection, writes.events);
+    } catch (error) {
+      return this.rollback(connection, error);
+    }
+    return super.commit(connection, value);
   }
 }
 
