@@ -19,9 +19,9 @@ export interface EventWrites {
 const eventWrites = new WeakMap<object, EventWrites>();
 
 /**
- * Has the transaction write `writes.events` as it commits (see knex-clients.ts): on SQLite in the
- * same synchronous call as COMMIT, on PostgreSQL in the COMMIT's round trip. Either the events and
- * the change commit together or neither does.
+ * Has the transaction write `writes.events` as it commits (see knex-clients.ts): on SQLite
+ * synchronously just before its COMMIT, on PostgreSQL in the COMMIT's round trip. Either the events
+ * and the change commit together or neither does.
  */
 export function writeEventsOnCommit(trx: Knex.Transaction, writes: EventWrites): void {
   eventWrites.set(trx, writes);
@@ -44,19 +44,27 @@ export interface SqliteEventConnection {
 /** Rows per SQLite statement: 6 variables a row stays far below SQLite's limit of 32,766. */
 const SQLITE_ROWS_PER_INSERT = 500;
 
+/** The SQLite insert of `count` rows, one text per count (a transaction records one to a few events). */
+const sqliteInserts = new Map<number, string>();
+function sqliteInsertOf(count: number): string {
+  let sql = sqliteInserts.get(count);
+  if (sql === undefined) {
+    const row = `(${COLUMNS.map(() => '?').join(', ')})`;
+    sqliteInserts.set(count, (sql = `insert into events (${COLUMNS.join(', ')}) values ${Array.from({ length: count }, () => row).join(', ')} returning id`));
+  }
+  return sql;
+}
+
 /**
- * Inserts the events on SQLite, synchronously, and answers the last id. Called inside the
- * transaction, in the same synchronous call as its COMMIT (the connection's statement cache keeps each
- * statement prepared).
- * Write transactions are serial already (BEGIN IMMEDIATE), so ids follow commit order.
+ * Inserts the events on SQLite, synchronously, and answers the last id: called on the
+ * transaction's connection just before its COMMIT (the connection's statement cache keeps each
+ * text prepared). Write transactions are serial already (BEGIN IMMEDIATE), so ids follow commit order.
  */
 export function insertEventsNow(connection: SqliteEventConnection, events: readonly NewEvent[]): string {
   let last: unknown;
   for (let start = 0; start < events.length; start += SQLITE_ROWS_PER_INSERT) {
     const chunk = events.slice(start, start + SQLITE_ROWS_PER_INSERT);
-    const row = `(${COLUMNS.map(() => '?').join(', ')})`;
-    const sql = `insert into events (${COLUMNS.join(', ')}) values ${Array.from(chunk, () => row).join(', ')} returning id`;
-    const rows = connection.prepare(sql).all(...chunk.flatMap(valuesOf)) as Array<{ id: unknown }>;
+    const rows = connection.prepare(sqliteInsertOf(chunk.length)).all(...chunk.flatMap(valuesOf)) as Array<{ id: unknown }>;
     last = rows[rows.length - 1]?.id;
   }
   return String(last);

@@ -21,20 +21,6 @@ const PostgresClientBase = require('knex/lib/dialects/postgres') as typeof Knex.
 const PostgresTransaction = require('knex/lib/dialects/postgres/execution/pg-transaction') as TransactionClass;
 
 /**
- * Ends the transaction as knex's own COMMIT would (marked complete, its promise settled), after
- * `commit` wrote the transaction's events and committed. The answer never rejects: knex would roll
- * back again. A failure rejects the transaction with the failure itself, once `commit` has undone
- * what it could.
- */
-function settle(trx: TransactionBase, value: unknown, commit: () => Promise<void>): Promise<void> {
-  trx._completed = true;
-  return commit().then(
-    () => trx._resolver(value),
-    (error: unknown) => trx._rejecter(error),
-  );
-}
-
-/**
  * Every transaction takes the write lock when it begins. A deferred one (knex's `BEGIN`) that has
  * read and then writes must upgrade its lock, and SQLite answers SQLITE_BUSY at once when another
  * process holds it rather than wait (waiting could deadlock two such upgrades): with several
@@ -73,13 +59,20 @@ interface PostgresConnection {
   escapeLiteral(value: string): string;
 }
 
-/** A PostgreSQL transaction whose events go in the COMMIT's round trip (insertEventsAndCommitSql). */
+/**
+ * A PostgreSQL transaction whose events go in the COMMIT's round trip (insertEventsAndCommitSql).
+ * It then ends as knex's own COMMIT would end it: marked complete, its promise settled with the
+ * value or with the failure itself. The answer never rejects, or knex would roll back again.
+ */
 class PostgresEventsTransaction extends PostgresTransaction {
   override commit(connection: unknown, value: unknown): Promise<unknown> {
     const writes = eventWritesOf(this.transactor);
     if (!writes) return super.commit(connection, value);
-    const client = connection as PostgresConnection;
-    return settle(this, value, () => commitEvents(client, writes));
+    this._completed = true;
+    return commitEvents(connection as PostgresConnection, writes).then(
+      () => this._resolver(value),
+      (error: unknown) => this._rejecter(error),
+    );
   }
 }
 

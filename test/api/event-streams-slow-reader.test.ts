@@ -102,16 +102,21 @@ describeEachDatabase(
       }
     };
 
-    it('when a reader stops reading while more than 1 MiB of events waits for it, then the service cuts it off within seconds, still answers, and gives its stream slot back', async () => {
+    /** A user watching a new agent through a stream that never reads, holding the user's only stream slot. */
+    const watchWithStuckReader = async (name: string) => {
       const watcher = await get().signUp();
-      const agent = (await watcher.http.post('/api/v1/agents').send({ name: 'watched', type: 'type_a' }).expect(201)).body.data;
+      const agent = (await watcher.http.post('/api/v1/agents').send({ name, type: 'type_a' }).expect(201)).body.data;
       const query = `?agent_id=${agent.id}`;
-
       const reader = await openStuckStream(base, `/api/v1/events${query}`, watcher.token);
       stuck.push(reader);
       expect(reader.status).toBe(200);
       // EVENT_STREAMS_PER_PRINCIPAL is 1: the stuck stream holds the principal's only slot.
       expect(await tryStream(watcher.token, query)).toEqual({ status: 429 });
+      return { watcher, agent, query, reader };
+    };
+
+    it('when a reader stops reading while more than 1 MiB of events waits for it, then the service cuts it off within seconds, still answers, and gives its stream slot back', async () => {
+      const { watcher, agent, query, reader } = await watchWithStuckReader('watched');
 
       // Commit events of about 61 KiB each, a few at a time, until the slot comes back or 8 MiB
       // were committed (more than the kernel's buffers and the bound hold together), then wait.
@@ -161,13 +166,7 @@ describeEachDatabase(
     });
 
     it('when a reader stops reading while small events pile up, then it is cut off once more than a thousand of them wait undrained, whatever their size', async () => {
-      const watcher = await get().signUp();
-      const agent = (await watcher.http.post('/api/v1/agents').send({ name: 'chatty', type: 'type_a' }).expect(201)).body.data;
-      const query = `?agent_id=${agent.id}`;
-      const reader = await openStuckStream(base, `/api/v1/events${query}`, watcher.token);
-      stuck.push(reader);
-      expect(reader.status).toBe(200);
-      expect(await tryStream(watcher.token, query)).toEqual({ status: 429 });
+      const { watcher, agent, query, reader } = await watchWithStuckReader('chatty');
 
       // Progress events of about 250 bytes each, until the slot comes back.
       const started = Date.now();

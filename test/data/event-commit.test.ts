@@ -14,11 +14,12 @@ const eventOf = (agentId: string, data: Record<string, unknown>): NewEvent => ({
   data,
 });
 
-const insertUser = (database: TestDatabase, name: string) =>
-  createStore(database.db).transaction(async (tx) => {
-    const timestamp = now();
-    await tx.users.insert({ id: newId(), name, email: `${name}-${newId()}@example.test`, age: null, role: 'user', password_hash: null, created_at: timestamp, updated_at: timestamp });
-  });
+const userNamed = (name: string) => {
+  const timestamp = now();
+  return { id: newId(), name, email: `${name}-${newId()}@example.test`, age: null, role: 'user' as const, password_hash: null, created_at: timestamp, updated_at: timestamp };
+};
+
+const insertUser = (database: TestDatabase, name: string) => createStore(database.db).transaction(async (tx) => void (await tx.users.insert(userNamed(name))));
 
 describe.each(reachableDatabaseKinds())('events written as a transaction commits [%s]', (kind) => {
   let database: TestDatabase;
@@ -72,8 +73,7 @@ describe.each(reachableDatabaseKinds())('events written as a transaction commits
       const stop = watchEventCommits(db, () => announced++);
       await expect(
         createStore(db).transaction(async (tx) => {
-          const timestamp = now();
-          await tx.users.insert({ id: newId(), name, email: `${name}@example.test`, age: null, role: 'user', password_hash: null, created_at: timestamp, updated_at: timestamp });
+          await tx.users.insert(userNamed(name));
           tx.events.record(eventOf(agentId, { step: 1 }));
         }),
       ).rejects.toThrow(/events refused/);
