@@ -900,6 +900,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sign-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign-up page (HTML)
+         * @description The form of `POST /api/v1/users` (name, e-mail, password), linked from `/login`. Once the
+         *     account is made, its script signs in with `POST /api/auth/login` and goes to `returnTo`
+         *     (checked as on `/login`), otherwise to `/`. Served outside the request validator like the
+         *     other pages; no inline script or style.
+         */
+        get: operations["getSignUpPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -909,10 +932,15 @@ export interface paths {
         };
         /**
          * Home page (HTML)
-         * @description Shows who is signed in (by the session cookie) with a sign-out button, and each configured
-         *     provider with a button to link it (`POST /api/v1/me/connections/{provider}`) or unlink it
-         *     (`DELETE`, offered only when another way to sign in remains); without a valid session it
-         *     redirects to `/login`. Served outside the request validator like the docs pages.
+         * @description The fleet console for whoever is signed in (by the session cookie): their agents with
+         *     their status and tasks counted by status; an agent's tasks, live, with their errors and
+         *     results, creating and cancelling tasks, and its keys (a new secret is shown once); the live
+         *     event feed; webhooks with their deliveries. The page's script reaches the API only through
+         *     the typed client (`@agent-fleet/client`) and follows `GET /api/v1/events`. Also who is
+         *     signed in with a sign-out button, and each configured provider with a button to link it
+         *     (`POST /api/v1/me/connections/{provider}`) or unlink it (`DELETE`, offered only when
+         *     another way to sign in remains). Without a valid session it redirects to `/login`. Served
+         *     outside the request validator like the docs pages.
          */
         get: operations["getHomePage"];
         put?: never;
@@ -1105,10 +1133,33 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A file of the sign-in pages
-         * @description The scripts and style sheets of `/login`, `/`, `/client` and the docs pages' short start (`login.js`, `home.js`, `pages.css`, `client.css`, `docs.css`); any other name answers 404.
+         * A script, style sheet or icon of the pages
+         * @description The bundled scripts, style sheets and icons of `/login`, `/sign-up`, `/` (the console),
+         *     `/client` and the docs pages' short start. Each name carries a hash of the file's content
+         *     (`console-5GQ2ZT4N.js`), so an answer may be kept for a year; the pages link the current
+         *     names. Any other name answers 404.
          */
         get: operations["getPageAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/favicon.ico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service's icon
+         * @description What a browser asks for when a document names no icon (a JSON answer opened in a tab); the pages name theirs (`/assets/{file}`).
+         */
+        get: operations["getFavicon"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1170,14 +1221,28 @@ export interface components {
         AgentIncludes: {
             /** @description With `include=tasks`, the agent's 10 newest tasks, newest first. */
             tasks?: components["schemas"]["TaskSummary"][];
+            task_counts?: components["schemas"]["TaskCounts"];
+        };
+        /** @description With `include=task_counts`, how many of the agent's tasks are in each status (every status is named, 0 included). */
+        TaskCounts: {
+            /** @description Tasks in status `queued`. */
+            queued: number;
+            /** @description Tasks in status `running`. */
+            running: number;
+            /** @description Tasks in status `succeeded`. */
+            succeeded: number;
+            /** @description Tasks in status `failed`. */
+            failed: number;
+            /** @description Tasks in status `cancelled`. */
+            cancelled: number;
         };
         /**
          * @description An agent on the conventions surface, in full: every field of `AgentEntity`, and `tasks` with
-         *     `include=tasks`. What `fields` answers is an `AgentFieldset`.
+         *     `include=tasks` (`task_counts` with `include=task_counts`). What `fields` answers is an `AgentFieldset`.
          */
         AgentResource: WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at"> & components["schemas"]["AgentIncludes"];
         /**
-         * @description What `fields=` answers for an agent (sparse fieldset): `id` always, the fields named, and `tasks` with `include=tasks`. Any field not named is
+         * @description What `fields=` answers for an agent (sparse fieldset): `id` always, the fields named, and `tasks` with `include=tasks` (`task_counts` with `include=task_counts`). Any field not named is
          *     absent; a request without `fields` gets the full `AgentResource`.
          */
         AgentFieldset: WithRequired<components["schemas"]["AgentEntity"], "id"> & components["schemas"]["AgentIncludes"];
@@ -2961,6 +3026,24 @@ export interface components {
                 "image/png": string;
             };
         };
+        /** @description The file; its name changes with its content, so it is cached for a year. */
+        HashedFile: {
+            headers: {
+                /** @description `public, max-age=31536000, immutable`. */
+                "Cache-Control"?: string;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/javascript": string;
+                "application/javascript": string;
+                "text/css": string;
+                "image/png": string;
+                "image/svg+xml": string;
+                "image/x-icon": string;
+            };
+        };
         /**
          * @description No operation of this document has this path. Paths are exact and case-sensitive: `/Agents`,
          *     `/agents/` and `//agents` are not `/agents`. Under `/api` the body is `ApiError`
@@ -3322,8 +3405,8 @@ export interface components {
         AgentStatusQuery: components["schemas"]["AgentStatus"];
         /** @description Only tasks with this status. */
         TaskStatusQuery: components["schemas"]["TaskStatus"];
-        /** @description `tasks` embeds each agent's 10 newest tasks as summaries (`TaskSummary`: no description, input, result or error; read the task for those). */
-        AgentInclude: "tasks";
+        /** @description `tasks` embeds each agent's 10 newest tasks as summaries (`TaskSummary`: no description, input, result or error; read the task for those); `task_counts` adds how many tasks the agent has in each status. */
+        AgentInclude: "tasks" | "task_counts";
         /** @description `posts` embeds each user's 10 newest posts as summaries (`PostSummary`: no body; list the posts for that). */
         UserInclude: "posts";
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
@@ -4576,7 +4659,7 @@ export interface operations {
                 sort?: components["parameters"]["AgentSort"];
                 /** @description Only these fields of each item, comma-separated (`id` is always included). */
                 fields?: components["parameters"]["AgentFields"];
-                /** @description `tasks` embeds each agent's 10 newest tasks as summaries (`TaskSummary`: no description, input, result or error; read the task for those). */
+                /** @description `tasks` embeds each agent's 10 newest tasks as summaries (`TaskSummary`: no description, input, result or error; read the task for those); `task_counts` adds how many tasks the agent has in each status. */
                 include?: components["parameters"]["AgentInclude"];
                 /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
                 filter?: components["parameters"]["AgentFilter"];
@@ -4688,7 +4771,7 @@ export interface operations {
             query?: {
                 /** @description Only these fields of each item, comma-separated (`id` is always included). */
                 fields?: components["parameters"]["AgentFields"];
-                /** @description `tasks` embeds each agent's 10 newest tasks as summaries (`TaskSummary`: no description, input, result or error; read the task for those). */
+                /** @description `tasks` embeds each agent's 10 newest tasks as summaries (`TaskSummary`: no description, input, result or error; read the task for those); `task_counts` adds how many tasks the agent has in each status. */
                 include?: components["parameters"]["AgentInclude"];
             };
             header?: {
@@ -6310,6 +6393,35 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
         };
     };
+    getSignUpPage: {
+        parameters: {
+            query?: {
+                /** @description A path of this service to land on after signing up (default `/`), checked as on `/login`. */
+                returnTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["RequestRefused"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
     getHomePage: {
         parameters: {
             query?: {
@@ -6580,11 +6692,39 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["StaticFile"];
+            200: components["responses"]["HashedFile"];
             400: components["responses"]["RequestRefused"];
             404: components["responses"]["NotFound"];
             417: components["responses"]["ExpectationFailed"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    getFavicon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon; cached for a day. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=86400`. */
+                    "Cache-Control"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/x-icon": string;
+                };
+            };
+            400: components["responses"]["RequestRefused"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
         };

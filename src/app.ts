@@ -15,7 +15,9 @@ import { createStore } from './data/store';
 import { authenticateFor, type SecurityRequirement } from './http/authenticate';
 import { allowCrossOrigin } from './http/cors';
 import { createDispatcher, type Step } from './http/dispatch';
+import { loadBrowserAssets, type BrowserAssets } from './http/browser-assets';
 import { docsHandlers } from './http/docs';
+import { pageLinksOf } from './http/page-links';
 import { errorHandler } from './http/error-handler';
 import { IDEMPOTENCY_KEY, idempotencyStep } from './http/idempotency';
 import { createMetrics, observeRequests, serveMetrics, type Metrics } from './http/observability';
@@ -84,6 +86,8 @@ export interface AppDependencies {
   events?: EventFeed;
   /** How webhook URLs' hosts are resolved when they are checked (node:dns by default; tests make names resolve where they need). */
   resolveHost?: ResolveHost;
+  /** The pages' bundles (default: what `npm run build` wrote in dist/browser). */
+  browserAssets?: BrowserAssets;
 }
 
 /** Builds the whole HTTP application. It never listens: server.ts (or a test) does. */
@@ -102,6 +106,7 @@ export function buildApp({
   wakeups = createTaskWakeups(),
   events,
   resolveHost = resolveWithDns,
+  browserAssets: assets = loadBrowserAssets(),
 }: AppDependencies): Express {
   const store = createStore(db);
   const feed = events ?? createProcessEventFeed(db, logger, config);
@@ -122,6 +127,7 @@ export function buildApp({
   const headers = securityHeaders(config.env === 'production');
   app.set(SECURITY_HEADERS, headers);
   const pathTo = pathToOf(routes);
+  const links = pageLinksOf(pathTo, assets);
 
   const sessions = createSessionService(store, tokens, { accessSeconds: config.auth.jwt.ttlSeconds, refreshSeconds: config.auth.refreshTtlSeconds });
   // Every password check (/api/auth/login, /token, current_password) counts against one set of limits.
@@ -140,7 +146,7 @@ export function buildApp({
   const passwords = createPasswordChecks(store, throttle);
   // Failed client_credentials grants count against the client address as failed passwords do.
   const agentKeys = createAgentKeySignIn(store, tokens, throttle, { maxSeconds: Math.min(AGENT_TOKEN_MAX_SECONDS, config.auth.jwt.ttlSeconds) });
-  const signIn = createSignIn({ config, store, sessions, logger, metrics, pathTo });
+  const signIn = createSignIn({ config, store, sessions, logger, metrics, pathTo, assets });
 
   // The operation table: every operationId of api.yaml and its handler.
   const handlers = bindHandlers(routes, {
@@ -170,7 +176,7 @@ export function buildApp({
     ...leaseHandlers(queue, pathTo),
     ...eventHandlers(store, streams),
     ...signIn.handlers,
-    ...docsHandlers(apiDocument, { clientReadme, pathTo }),
+    ...docsHandlers(apiDocument, { clientReadme, pathTo, links }),
     getMetrics: serveMetrics(metrics, config.metrics.token),
     ...replacements,
   } satisfies OperationHandlers);

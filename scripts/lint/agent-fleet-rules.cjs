@@ -18,12 +18,14 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
  * checked: a new path must be a plural noun or be added here, in review, with its reason.
  */
 const NOT_RESOURCES = [
-  // The home page and the sign-in page: HTML pages a person opens, named by DESIGN section 5.
-  { pattern: /^\/(login)?$/, why: 'an HTML page' },
+  // The console, the sign-in page and the sign-up page: HTML pages a person opens.
+  { pattern: /^\/(login|sign-up)?$/, why: 'an HTML page' },
+  // The icon browsers ask for by this name when a document names none.
+  { pattern: /^\/favicon\.ico$/, why: "the browsers' icon" },
   // This document and its references (/openapi.json, /docs, /redoc, /client and their files): the
   // names Swagger UI, ReDoc and DESIGN section 2 use.
   { pattern: /^\/(openapi\.json|docs|redoc|client)(\/|$)/, why: 'the API document or one of its reference pages' },
-  // The files of the sign-in pages.
+  // The files of the pages (scripts, style sheets, icons).
   { pattern: /^\/assets\//, why: 'a static file' },
   // Liveness and readiness probes and the Prometheus scrape: the names orchestrators and scrapers expect.
   { pattern: /^\/(health(\/ready)?|metrics)$/, why: 'an operational probe or the metrics scrape' },

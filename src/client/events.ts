@@ -25,6 +25,8 @@ export interface EventsOptions {
   idleTimeoutMs?: number;
   /** Called before each wait to reconnect, e.g. to log it. */
   onReconnect?: (event: ReconnectEvent) => void;
+  /** Called each time a connection is open and its events start to flow (after a reconnect too), e.g. to show the feed is live. */
+  onOpen?: () => void;
 }
 
 export interface ReconnectEvent {
@@ -84,6 +86,7 @@ export async function* streamEvents(open: OpenStream, options: EventsOptions = {
       if (data instanceof ReadableStream) await data.cancel().catch(() => undefined);
       throw new AgentFleetError(response, `${response.status}: the answer is not an event stream`);
     }
+    notify(options.onOpen);
     try {
       for await (const message of messagesOf(data as ReadableStream<Uint8Array>, connection, idleTimeoutMs, (ms) => (retryMs = ms))) {
         const event = JSON.parse(message.data) as FleetEvent;
@@ -119,12 +122,17 @@ export async function* streamEvents(open: OpenStream, options: EventsOptions = {
     const backedOff = Math.max(retryMs, Math.min(maxDelayMs, retryMs * 2 ** failures));
     const delayMs = Math.max(ended.retryAfterMs ?? 0, backedOff) * (1 + Math.random() / 4);
     failures += 1;
-    try {
-      options.onReconnect?.({ attempt: failures, delayMs, lastEventId, cause: ended.cause });
-    } catch {
-      // A listener's failure is not the stream's.
-    }
+    notify(options.onReconnect, { attempt: failures, delayMs, lastEventId, cause: ended.cause });
     if (!(await sleep(delayMs, signal))) return;
+  }
+}
+
+/** A listener's failure is not the stream's. */
+function notify<A extends unknown[]>(listener: ((...args: A) => void) | undefined, ...args: A): void {
+  try {
+    listener?.(...args);
+  } catch {
+    // ignored: see above
   }
 }
 

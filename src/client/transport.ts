@@ -1,5 +1,6 @@
 import type { Credentials } from './auth.js';
 import type { CachedResponse, EtagCache } from './etag-cache.js';
+import { randomKey } from './random-key.js';
 
 export type Fetch = (request: Request) => Promise<Response>;
 
@@ -146,7 +147,7 @@ function idempotencyKeyOf(request: Request): string | undefined {
   const own = request.headers.get('Idempotency-Key');
   if (own !== null) return own;
   if (/^application\/x-www-form-urlencoded\b/i.test(request.headers.get('Content-Type') ?? '')) return undefined;
-  return globalThis.crypto.randomUUID();
+  return randomKey();
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { components } from '../../generated/api.js';
 import { AgentFleetError } from './errors.js';
+import { randomKey } from './random-key.js';
 import type { Method } from './types.js';
 import { backoff, isKeyInUseBody, retryAfterMs } from './transport.js';
 
@@ -377,7 +378,7 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
     let key: ClaimKey | undefined;
     while (!stopping.signal.aborted) {
       claiming += 1;
-      key ??= { value: globalThis.crypto.randomUUID(), sentAt: Date.now() };
+      key ??= { value: randomKey(), sentAt: Date.now() };
       const outcome = await claim(key);
       // Only a claim that may not have been answered is sent again as itself; the service keeps every other answer.
       if (outcome.kind !== 'transient') key = undefined;

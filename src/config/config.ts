@@ -262,6 +262,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       admin: parseAdmin(env, problems),
       trustedOrigins: [
         publicUrl,
+        ...loopbackAliasesOf(publicUrl),
         ...(env.TRUSTED_ORIGINS ?? '')
           .split(',')
           .map((origin) => origin.trim())
@@ -547,4 +548,15 @@ function parseAdmin(env: Env, problems: string[]): AuthConfig['admin'] {
     if (problem) problems.push(`ADMIN_PASSWORD ${problem}`);
   }
   return { email, password };
+}
+
+/**
+ * `http://localhost:8000` is reached as `http://127.0.0.1:8000` and `http://[::1]:8000` too: the same
+ * service on the same machine, so pages served under those names may make changes as well.
+ */
+function loopbackAliasesOf(origin: string): string[] {
+  const url = new URL(origin);
+  if (!['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return [];
+  const port = url.port ? `:${url.port}` : '';
+  return ['localhost', '127.0.0.1', '[::1]'].filter((host) => host !== url.hostname).map((host) => `${url.protocol}//${host}${port}`);
 }

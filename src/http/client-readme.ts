@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Marked, type Token } from 'marked';
 import { escapeHtml } from './escape-html';
+import { loadBrowserAssets } from './browser-assets';
 import { pageLinksOf, type PageLinks } from './page-links';
 import { pathToOf } from './operations';
 import { shippedRouteTable } from '../contract/route-table';
@@ -47,7 +48,7 @@ export function renderClientPage(source: string, links: PageLinks = documentLink
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>@agent-fleet/client · agent fleet API</title>
-    <link rel="icon" type="image/png" href="${escapeHtml(links.swaggerAsset('favicon-32x32.png'))}">
+    <link rel="icon" type="image/svg+xml" href="${escapeHtml(links.asset('favicon.svg'))}">
     <link rel="stylesheet" href="${escapeHtml(links.asset('client.css'))}">
   </head>
   <body>
@@ -66,5 +67,5 @@ ${renderMarkdown(source)}
 
 /** The links of the shipped api.yaml, for a page rendered without an app (the service passes its own). */
 function documentLinks(): PageLinks {
-  return pageLinksOf(pathToOf(shippedRouteTable()));
+  return pageLinksOf(pathToOf(shippedRouteTable()), loadBrowserAssets());
 }

@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { CLIENT_README, renderClientPage, renderMarkdown } from './client-readme';
 import { escapeHtml } from './escape-html';
 import type { OperationHandlers, PathTo } from './operations';
-import { pageLinksOf, type PageLinks } from './page-links';
+import type { PageLinks } from './page-links';
 import { serveFixedFiles } from './static-files';
 import type { Handler } from './typed-handler';
 
@@ -72,7 +72,7 @@ const redocPage = (links: PageLinks, start: string): string => `<!doctype html>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>agent fleet API reference</title>
-    <link rel="icon" type="image/png" href="${escapeHtml(links.swaggerAsset('favicon-32x32.png'))}">
+    <link rel="icon" type="image/svg+xml" href="${escapeHtml(links.asset('favicon.svg'))}">
     ${gettingStartedStyle(links)}
   </head>
   <body>
@@ -97,9 +97,9 @@ const SWAGGER_UI_INIT_SCRIPT = 'swagger-ui-init.js';
  */
 export function docsHandlers(
   apiDocument: object,
-  options: { clientReadme?: string | undefined; gettingStarted?: string | undefined; pathTo: PathTo },
+  options: { clientReadme?: string | undefined; gettingStarted?: string | undefined; pathTo: PathTo; links: PageLinks },
 ): Pick<OperationHandlers, 'getApiDocument' | 'getSwaggerUi' | 'getSwaggerUiAsset' | 'getRedoc' | 'getRedocAsset' | 'getClientReadme'> {
-  const links = pageLinksOf(options.pathTo);
+  const { links } = options;
   const documentJson = JSON.stringify(apiDocument);
   const clientPage = renderClientPage(readFileSync(options.clientReadme ?? CLIENT_README, 'utf8'), links);
   const start = renderGettingStarted(readFileSync(options.gettingStarted ?? GETTING_STARTED, 'utf8'), links, options.pathTo('getClientReadme'));

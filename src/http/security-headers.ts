@@ -17,6 +17,10 @@ export interface SecurityHeaders {
 const HELMET_OPTIONS = {
   contentSecurityPolicy: {
     directives: {
+      // Nothing inline and nothing from another origin: helmet's default would allow inline
+      // style and style sheets from any HTTPS host.
+      'style-src': ["'self'"],
+      'font-src': ["'self'", 'data:'],
       // ReDoc renders its search index in a worker it builds from a blob.
       'worker-src': ["'self'", 'blob:'],
       // No page of the service is meant to be shown inside another one.

@@ -6,6 +6,7 @@ import type { SessionService } from '../auth/sessions';
 import type { Config } from '../config/config';
 import type { Store } from '../data/store';
 import type { Logger } from '../logger';
+import type { BrowserAssets } from './browser-assets';
 import { createOAuthTelemetry } from './oauth-telemetry';
 import type { Metrics } from './observability';
 import type { PathTo } from './operations';
@@ -20,8 +21,8 @@ export interface SignIn {
 }
 
 /** Third-party sign-in and the sign-in pages, wired from configuration. */
-export function createSignIn(deps: { config: Config; store: Store; sessions: SessionService; logger: Logger; metrics: Metrics; pathTo: PathTo }): SignIn {
-  const { config, store, sessions, logger, metrics, pathTo } = deps;
+export function createSignIn(deps: { config: Config; store: Store; sessions: SessionService; logger: Logger; metrics: Metrics; pathTo: PathTo; assets: BrowserAssets }): SignIn {
+  const { config, store, sessions, logger, metrics, pathTo, assets } = deps;
   const providers = createProviderRegistry(config.oauth.providers);
   const cipher = createTokenCipher(config.tokenEncryptionKey);
   const telemetry = createOAuthTelemetry(logger, metrics);
@@ -37,7 +38,7 @@ export function createSignIn(deps: { config: Config; store: Store; sessions: Ses
     publicUrl: config.publicUrl,
     pathTo,
   });
-  const pages = pageHandlers({ store, sessions, cookieName: config.auth.sessionCookieName, providers: config.oauth.providers, publicUrl: config.publicUrl, pathTo });
+  const pages = pageHandlers({ store, sessions, cookieName: config.auth.sessionCookieName, providers: config.oauth.providers, publicUrl: config.publicUrl, pathTo, assets });
   const providerTokens = createProviderTokenVault({ store, providers, cipher, onRefreshFailure: telemetry.refreshFailed });
   return { handlers: { ...pages, ...routes }, providerTokens };
 }

@@ -7,6 +7,7 @@ import { CLIENT_README, renderClientPage, renderMarkdown } from '../../src/http/
 import { createLogger } from '../../src/logger';
 import { describeEachDatabase, openTestDatabase, testConfig, type TestDatabase } from '../support/harness';
 import { HOSTILE_README } from '../support/hostile-markdown';
+import { assetPath } from '../support/browser-assets';
 
 const firstHeading = (markdown: string): string => {
   const line = markdown.split('\n').find((text) => /^#{1,6} /.test(text));
@@ -30,8 +31,8 @@ describeEachDatabase('the client README page', (get) => {
     expect(res.text).not.toMatch(/<script/i);
     expect(res.text).toContain('<a href="/docs">');
     expect(res.text).toContain('<a href="/redoc">');
-    expect(res.text).toContain('<link rel="stylesheet" href="/assets/client.css">');
-    const css = await get().anonymous.get('/assets/client.css');
+    expect(res.text).toContain(`<link rel="stylesheet" href="${assetPath('client.css')}">`);
+    const css = await get().anonymous.get(assetPath('client.css'));
     expect(css.status).toBe(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
   });

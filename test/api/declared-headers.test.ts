@@ -3,6 +3,7 @@ import { loadApiDocument } from '../../src/contract/openapi';
 import { isRateLimited } from '../../src/http/rate-limit';
 import { TEST_METRICS_TOKEN, reachableDatabaseKinds, type SignedInUser } from '../support/harness';
 import { authorizeAtProvider, newLogin, PROVIDERS, signIn, startOAuthWorld, type OAuthWorld } from '../support/oauth-harness';
+import { assetPath } from '../support/browser-assets';
 
 type Node = Record<string, unknown>;
 const document = loadApiDocument();
@@ -145,7 +146,9 @@ const RECIPES: Record<string, Recipe> = {
   'GET /client 200': (c) => c.call('GET', '/client', { as: null }),
   'GET /redoc 200': (c) => c.call('GET', '/redoc', { as: null }),
   'GET /redoc/{file} 200': (c) => c.call('GET', '/redoc/redoc.standalone.js', { as: null }),
-  'GET /assets/{file} 200': (c) => c.call('GET', '/assets/pages.css', { as: null }),
+  'GET /assets/{file} 200': (c) => c.call('GET', assetPath('pages.css'), { as: null }),
+  'GET /favicon.ico 200': (c) => c.call('GET', '/favicon.ico', { as: null }),
+  'GET /sign-up 200': (c) => c.call('GET', '/sign-up', { as: null }),
   'GET /metrics 200': (c) => c.call('GET', '/metrics', { as: null, headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } }),
 };
 

@@ -10,6 +10,7 @@ import type { RedisConnection } from '../../src/data/redis';
 import { describeEachDatabase, openTestDatabase, startTestApp, testConfig, TEST_METRICS_TOKEN, type TestApp } from '../support/harness';
 import { sendRaw } from '../support/raw-http';
 import { REDIS_TEST_URL, useRedisPair } from '../support/services';
+import { assetPath } from '../support/browser-assets';
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]{27}"$/;
 const WEAK_TAG = /^W\/"[A-Za-z0-9_-]{27}"$/;
@@ -348,7 +349,7 @@ describe('CORS, versions, deprecation and security headers', () => {
       await app.anonymous.options('/api/v1/agents').set('Origin', 'https://console.example.com').set('Access-Control-Request-Method', 'GET'),
       await app.http.post('/api/v1/agents').set('Content-Type', 'application/json').send('{"name":'),
       await app.anonymous.get('/openapi.json'),
-      await app.anonymous.get('/assets/pages.css'),
+      await app.anonymous.get(assetPath('pages.css')),
     ];
     expect(answers.map((res) => res.status)).toEqual([200, 201, 304, 401, 404, 404, 405, 204, 204, 400, 200, 200]);
     for (const res of answers) {

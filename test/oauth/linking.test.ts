@@ -2,6 +2,7 @@ import { createFlowCookieSealer } from '../../src/auth/oauth/flow-cookie';
 import { TEST_API_KEY, type SignedInUser } from '../support/harness';
 import { CookieJarClient, parseSetCookie } from '../support/cookie-jar-client';
 import { authorizeAtProvider, describeOAuth, newLogin, PROVIDERS, signIn, TOKEN_ENCRYPTION_KEY } from '../support/oauth-harness';
+import { assetPath } from '../support/browser-assets';
 
 const KEY = Buffer.from(TOKEN_ENCRYPTION_KEY, 'base64');
 const SESSION = 'agent_fleet_session';
@@ -332,7 +333,7 @@ describeOAuth('linking and unlinking provider accounts', (world) => {
       await linkJourney(browser, login);
       const after = await homeOf(browser);
       expect(after).toContain(`<li><span>Test IdP: linked as ${login}@idp.example</span> <button type="button" class="unlink-provider" data-provider="idp">Unlink Test IdP</button></li>`);
-      expect([...after.matchAll(/<script[^>]*>/g)].map(([tag]) => tag)).toEqual(['<script src="/assets/home.js" defer>']);
+      expect([...after.matchAll(/<script[^>]*>/g)].map(([tag]) => tag)).toEqual([`<script src="${assetPath('console.js')}" defer>`]);
     });
 
     it('when the only way to sign in is one provider, then no Unlink button is offered', async () => {

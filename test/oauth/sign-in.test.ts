@@ -4,6 +4,7 @@ import { createFlowCookieSealer } from '../../src/auth/oauth/flow-cookie';
 import { createTokenCipher } from '../../src/auth/oauth/token-cipher';
 import { TEST_API_KEY } from '../support/harness';
 import { parseSetCookie, type CookieJarClient } from '../support/cookie-jar-client';
+import { assetPath } from '../support/browser-assets';
 import {
   authorizeAtProvider,
   CLIENT_SECRET,
@@ -562,14 +563,15 @@ describeOAuth('third-party sign-in', (world) => {
         ['/api/auth/oauth/idp-wrong-secret', 'Sign in with Rotated IdP'],
       ]);
       expect(res.text).toContain('<form id="password-form" action="/api/auth/login" method="post" data-return-to="/">');
-      expect([...res.text.matchAll(/<script[^>]*>/g)].map(([tag]) => tag)).toEqual(['<script src="/assets/login.js" defer>']);
+      expect([...res.text.matchAll(/<script[^>]*>/g)].map(([tag]) => tag)).toEqual([`<script src="${assetPath('login.js')}" defer>`]);
       expect(res.text).not.toMatch(/ on[a-z]+=|style=/);
       expect(res.text).not.toContain('cancelled-message');
       expect(res.text).not.toContain('failed-message');
-      const script = await world().app.anonymous.get('/assets/login.js');
+      const script = await world().app.anonymous.get(assetPath('login.js'));
       expect(script.status).toBe(200);
       expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
-      expect(script.text).toContain("fetch('/api/auth/login'");
+      expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(script.text).toContain('/api/auth/login');
     });
 
     it('when /login is opened after a cancel or a failure, then it says so', async () => {

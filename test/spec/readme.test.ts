@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from '../support/harness';
 import { killServers, listeningPort, makeTempDir, serviceEnv, spawnServer, type ServerProcess } from '../support/server-process';
+import { assetPath } from '../support/browser-assets';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const README = path.join(ROOT, 'README.md');
@@ -219,7 +220,7 @@ describe('the reference pages', () => {
     expect(body.indexOf('getting-started')).toBeLessThan(body.search(/<div id="swagger-ui">|<redoc /));
     // Styled by a file of the service's own, not inline.
     const sheet = /<link rel="stylesheet" href="([^"]*docs\.css)">/.exec(res.text)?.[1];
-    expect(sheet).toBe('/assets/docs.css');
+    expect(sheet).toBe(assetPath('docs.css'));
     const css = await app.http.get(sheet!);
     expect(css.status).toBe(200);
     expect(css.headers['content-type']).toMatch(/^text\/css/);

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '@jest/types';
+import { buildBrowserAssets } from '../../scripts/build-browser';
 import { RECORD_DIR_ENV } from './status-coverage/recorder';
 import { CHROMIUM_PATH, chromiumRunnable, IN_CI, PG_TEST_URL, postgresReachable, REDIS_TEST_URL, redisReachable } from './services';
 
@@ -25,11 +26,13 @@ const SERVICES: Service[] = [
 const STATUS_COVERAGE_REPORTER = /[\\/]status-coverage[\\/]reporter\.js$/;
 
 /**
- * Probes the services the suites need once. In CI a missing service fails the run; on a
+ * Builds the pages' scripts and styles, and probes the services the suites need once. In CI a missing service fails the run; on a
  * developer's machine its suites are skipped with the reason printed. When the status-coverage
  * reporter is configured, makes the directory the workers record their responses in.
  */
 export default async function globalSetup(globalConfig: Config.GlobalConfig): Promise<void> {
+  // Every app serves the pages' bundles: built once per run, from the sources under test.
+  await buildBrowserAssets();
   if ((globalConfig.reporters ?? []).some((reporter) => STATUS_COVERAGE_REPORTER.test(typeof reporter === 'string' ? reporter : reporter[0]))) {
     process.env[RECORD_DIR_ENV] = mkdtempSync(path.join(os.tmpdir(), 'agent-fleet-status-coverage-'));
   }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { SessionService } from '../../auth/sessions';
 import type { Store } from '../../data/store';
 import { listSignInMethods } from '../../domain/identities';
@@ -6,12 +5,9 @@ import type { OperationHandlers, PathTo } from '../operations';
 import { pageLinksOf } from '../page-links';
 import { checkReturnTo } from '../return-to';
 import { sessionOfCookie } from '../session';
-import { serveFixedFiles } from '../static-files';
+import type { BrowserAssets } from '../browser-assets';
 import type { Handler } from '../typed-handler';
-import { renderHomePage, renderLoginPage } from './templates';
-
-// The assets stay in src/ (tsc copies no files): the same path from src/ and from dist/.
-const ASSETS = path.resolve(__dirname, '..', '..', '..', 'src', 'http', 'pages', 'assets');
+import { renderHomePage, renderLoginPage, renderSignUpPage } from './templates';
 
 export interface PagesDependencies {
   store: Store;
@@ -20,11 +16,12 @@ export interface PagesDependencies {
   providers: ReadonlyArray<{ id: string; name: string }>;
   publicUrl: string;
   pathTo: PathTo;
+  assets: BrowserAssets;
 }
 
-/** The sign-in page, the home page and their assets: HTML for people. */
-export function pageHandlers(deps: PagesDependencies): Pick<OperationHandlers, 'getLoginPage' | 'getHomePage' | 'getPageAsset'> {
-  const links = pageLinksOf(deps.pathTo);
+/** The sign-in and sign-up pages, the console and their files: HTML for people. */
+export function pageHandlers(deps: PagesDependencies): Pick<OperationHandlers, 'getLoginPage' | 'getSignUpPage' | 'getHomePage' | 'getPageAsset' | 'getFavicon'> {
+  const links = pageLinksOf(deps.pathTo, deps.assets);
   const login: Handler<'getLoginPage'> = (req, res) => {
     const failed = req.query.error === 'oauth_failed';
     const model = {
@@ -35,6 +32,11 @@ export function pageHandlers(deps: PagesDependencies): Pick<OperationHandlers, '
       reason: failed && typeof req.query.reason === 'string' ? req.query.reason : undefined,
     };
     res.type('html').set('Cache-Control', 'no-store').send(renderLoginPage(model, links));
+  };
+
+  const signUp: Handler<'getSignUpPage'> = (req, res) => {
+    const returnTo = checkReturnTo(req.query.returnTo, deps.publicUrl) ?? '/';
+    res.type('html').set('Cache-Control', 'no-store').send(renderSignUpPage({ returnTo }, links));
   };
 
   const home: Handler<'getHomePage'> = async (req, res) => {
@@ -59,6 +61,11 @@ export function pageHandlers(deps: PagesDependencies): Pick<OperationHandlers, '
     res.type('html').send(renderHomePage({ user, connections, canUnlink: methods.canUnlink, notice }, links));
   };
 
-  const assets = serveFixedFiles(Object.fromEntries(['login.js', 'home.js', 'pages.css', 'client.css', 'docs.css'].map((name) => [name, path.join(ASSETS, name)])));
-  return { getLoginPage: login, getHomePage: home, getPageAsset: assets };
+  return {
+    getLoginPage: login,
+    getSignUpPage: signUp,
+    getHomePage: home,
+    getPageAsset: (req, res, next) => deps.assets.serve(req, res, next),
+    getFavicon: (_req, res) => deps.assets.servePlain('favicon.ico', res),
+  };
 }

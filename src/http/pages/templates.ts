@@ -39,26 +39,31 @@ const LINK_FAILURES: Record<string, string> = {
 };
 const DEFAULT_LINK_FAILURE = 'Linking the provider did not work: nothing was linked. Please try again.';
 
+export interface SignUpPageModel {
+  returnTo: string;
+}
+
 // No inline script or style: the pages pass the service's own Content-Security-Policy.
-const layout = (links: PageLinks, title: string, body: string, script: string): string => `<!doctype html>
+const layout = (links: PageLinks, page: { title: string; body: string; script: string; kind?: 'form' | 'console' }): string => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>${escapeHtml(title)} · agent fleet</title>
+    <title>${escapeHtml(page.title)} · agent fleet</title>
+    <link rel="icon" type="image/svg+xml" href="${escapeHtml(links.asset('favicon.svg'))}">
     <link rel="stylesheet" href="${escapeHtml(links.asset('pages.css'))}">
-    <script src="${escapeHtml(links.asset(script))}" defer></script>
+    <script src="${escapeHtml(links.asset(page.script))}" defer></script>
   </head>
-  <body>
-    <main>
-${body}
-    </main>
+  <body class="${page.kind ?? 'form'}-page">
+${page.body}
   </body>
 </html>
 `;
 
+const returnToQuery = (returnTo: string): string => (returnTo === '/' ? '' : `?returnTo=${encodeURIComponent(returnTo)}`);
+
 export function renderLoginPage({ providers, returnTo, cancelled, failed, reason }: LoginPageModel, links: PageLinks): string {
-  const query = returnTo === '/' ? '' : `?returnTo=${encodeURIComponent(returnTo)}`;
+  const query = returnToQuery(returnTo);
   const messages = [
     cancelled ? '<p class="notice" role="status" id="cancelled-message">Sign-in was cancelled. You can try again, or sign in another way.</p>' : '',
     failed ? `<p class="problem" role="alert" id="failed-message">${escapeHtml(knownMessage(SIGN_IN_FAILURES, reason) ?? DEFAULT_SIGN_IN_FAILURE)}</p>` : '',
@@ -67,10 +72,11 @@ export function renderLoginPage({ providers, returnTo, cancelled, failed, reason
     (provider) =>
       `<li><a class="button provider" href="${escapeHtml(links.signInWith(provider.id))}${query}">Sign in with ${escapeHtml(provider.name)}</a></li>`,
   );
-  return layout(
-    links,
-    'Sign in',
-    `      <h1>Sign in to agent fleet</h1>
+  return layout(links, {
+    title: 'Sign in',
+    script: 'login.js',
+    body: `    <main>
+      <h1>Sign in to agent fleet</h1>
       ${messages.join('\n      ')}
       ${buttons.length > 0 ? `<ul class="providers" aria-label="Sign in with a provider">\n        ${buttons.join('\n        ')}\n      </ul>\n      <p class="separator">or with your e-mail and password</p>` : ''}
       <form id="password-form" action="${escapeHtml(links.passwordSignIn)}" method="post" data-return-to="${escapeHtml(returnTo)}">
@@ -78,9 +84,29 @@ export function renderLoginPage({ providers, returnTo, cancelled, failed, reason
         <label>Password <input type="password" name="password" autocomplete="current-password" minlength="8" required></label>
         <p class="problem" role="alert" id="password-problem" hidden></p>
         <button type="submit">Sign in</button>
-      </form>`,
-    'login.js',
-  );
+      </form>
+      <p class="aside">New here? <a href="${escapeHtml(links.signUp)}${query}">Create an account</a></p>
+    </main>`,
+  });
+}
+
+export function renderSignUpPage({ returnTo }: SignUpPageModel, links: PageLinks): string {
+  return layout(links, {
+    title: 'Create an account',
+    script: 'login.js',
+    body: `    <main>
+      <h1>Create an account</h1>
+      <form id="sign-up-form" method="post" data-return-to="${escapeHtml(returnTo)}">
+        <label>Name <input type="text" name="name" autocomplete="name" maxlength="100" required></label>
+        <label>E-mail <input type="email" name="email" autocomplete="email" required></label>
+        <label>Password <input type="password" name="password" autocomplete="new-password" minlength="8" maxlength="1024" required aria-describedby="password-hint"></label>
+        <p class="hint" id="password-hint">At least 8 characters; a password that is easy to guess is refused.</p>
+        <p class="problem" role="alert" id="sign-up-problem" hidden></p>
+        <button type="submit">Create account</button>
+      </form>
+      <p class="aside">Already have an account? <a href="${escapeHtml(links.login)}${returnToQuery(returnTo)}">Sign in</a></p>
+    </main>`,
+  });
 }
 
 export function renderHomePage({ user, connections, canUnlink, notice }: HomePageModel, links: PageLinks): string {
@@ -104,21 +130,34 @@ export function renderHomePage({ user, connections, canUnlink, notice }: HomePag
     items.length === 0
       ? ''
       : `
-      <h2>Sign-in providers</h2>
+      <h3>Sign-in providers</h3>
       ${message}
       <ul class="connections" aria-label="Sign-in providers">
         ${items.join('\n        ')}
       </ul>
       ${canUnlink ? '' : '<p class="hint">Your only way to sign in is a linked provider, so it cannot be unlinked.</p>'}
       <p class="problem" role="alert" id="connections-problem" hidden></p>`;
-  return layout(
-    links,
-    'Home',
-    `      <h1>agent fleet</h1>
-      <p id="signed-in-as">Signed in as <strong>${escapeHtml(user.name)}</strong> (${escapeHtml(user.email)})</p>${connectionsSection}
-      <button type="button" id="sign-out">Sign out</button>`,
-    'home.js',
-  );
+  return layout(links, {
+    title: 'Fleet console',
+    script: 'console.js',
+    kind: 'console',
+    body: `    <header class="top-bar">
+      <a class="brand" href="/">agent fleet</a>
+      <nav aria-label="Documentation">
+        <a href="${escapeHtml(links.swaggerUi)}">API docs</a>
+        <a href="${escapeHtml(links.clientReadme)}">Client README</a>
+      </nav>
+      <p id="signed-in-as">Signed in as <strong>${escapeHtml(user.name)}</strong> (${escapeHtml(user.email)})</p>
+      <button type="button" id="sign-out">Sign out</button>
+    </header>
+    <main id="console" data-user-id="${escapeHtml(user.id)}" data-role="${escapeHtml(user.role)}">
+      <p class="loading" role="status">Loading your fleet…</p>
+      <noscript><p class="problem">The console needs JavaScript. The API itself is described in the API docs.</p></noscript>
+    </main>
+${connectionsSection === '' ? '' : `    <section class="account" aria-labelledby="account-title">
+      <h2 id="account-title">Your account</h2>${connectionsSection}
+    </section>`}`,
+  });
 }
 
 /** Only the service's own texts for the reasons it knows: a reason from the query is never echoed. */

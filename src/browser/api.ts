@@ -1,0 +1,36 @@
+// The pages reach the API through the typed client alone, as any other consumer does. The session
+// cookie (HttpOnly) travels with every same-origin request: no token is ever read or stored here.
+import { AgentFleetError, createAgentFleetClient } from '@agent-fleet/client';
+
+export const api = createAgentFleetClient({ baseUrl: window.location.origin, timeoutMs: 15_000 });
+
+/** What to tell a person about a failure (a thrown error or an error body): the service's own message when it sent one. */
+export function messageOf(error: unknown, fallback: string): string {
+  const body = error instanceof AgentFleetError ? error.body : error instanceof Error ? undefined : error;
+  if (typeof body === 'object' && body !== null) {
+    const { error: inner, message } = body as { error?: unknown; message?: unknown };
+    if (typeof inner === 'object' && inner !== null && typeof (inner as { message?: unknown }).message === 'string') return (inner as { message: string }).message;
+    if (typeof message === 'string') return message;
+  }
+  if (error instanceof AgentFleetError && error.status === 429) return 'Too many requests: please wait a moment and try again.';
+  if (error instanceof TypeError) return 'The service cannot be reached. Please check your connection and try again.';
+  return fallback;
+}
+
+/**
+ * Where to go after signing in or up. The server checked `returnTo` already; the page checks again
+ * before it navigates, whatever the attribute holds: a path with exactly one leading '/', still
+ * one once normalised, on this origin.
+ */
+export function landingUrl(value: string | undefined): string {
+  const home = new URL('/', window.location.origin).href;
+  const isLocalPath = (path: string) => path.startsWith('/') && !path.startsWith('//') && !/[\\\u0000-\u001f\u007f]/.test(path);
+  if (typeof value !== 'string' || !isLocalPath(value)) return home;
+  try {
+    const url = new URL(value, window.location.origin);
+    if (url.origin !== window.location.origin || !isLocalPath(url.pathname)) return home;
+    return url.href;
+  } catch {
+    return home;
+  }
+}

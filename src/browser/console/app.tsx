@@ -1,0 +1,83 @@
+import type { ComponentChildren } from 'preact';
+import { useLiveState, type LiveState } from './live';
+import { hrefOf, useRoute, type Route } from './route';
+import { Empty, ViewHeading } from './ui';
+import { AgentView } from './views/agent';
+import { EventsView } from './views/events';
+import { FleetView } from './views/fleet';
+import { WebhooksView, WebhookView } from './views/webhooks';
+
+const LIVE_TEXT: Record<LiveState, string> = {
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Reconnecting…',
+  stopped: 'Not live: reload the page',
+};
+
+function LiveIndicator() {
+  const state = useLiveState();
+  return (
+    <p class={`live live-${state}`} role="status" aria-live="polite">
+      <span class="live-mark" aria-hidden="true" />
+      {LIVE_TEXT[state]}
+    </p>
+  );
+}
+
+function NavLink({ href, current, children }: { href: string; current: boolean; children: ComponentChildren }) {
+  return (
+    <a href={href} aria-current={current ? 'page' : undefined}>
+      {children}
+    </a>
+  );
+}
+
+function viewOf(route: Route) {
+  switch (route.view) {
+    case 'fleet':
+      return <FleetView />;
+    case 'agent':
+      return <AgentView key={route.agentId} agentId={route.agentId} />;
+    case 'events':
+      return <EventsView />;
+    case 'webhooks':
+      return <WebhooksView />;
+    case 'webhook':
+      return <WebhookView key={route.webhookId} webhookId={route.webhookId} />;
+    case 'missing':
+      return (
+        <>
+          <ViewHeading>Nothing here</ViewHeading>
+          <Empty>
+            <p>
+              The console has no view at <code>{route.hash}</code>. <a href={hrefOf.fleet()}>Go to your fleet</a>.
+            </p>
+          </Empty>
+        </>
+      );
+  }
+}
+
+export function Console() {
+  const route = useRoute();
+  const section = route.view === 'agent' || route.view === 'missing' ? 'fleet' : route.view === 'webhook' ? 'webhooks' : route.view;
+  return (
+    <>
+      <div class="console-bar">
+        <nav aria-label="Console">
+          <NavLink href={hrefOf.fleet()} current={section === 'fleet'}>
+            Fleet
+          </NavLink>
+          <NavLink href={hrefOf.events()} current={section === 'events'}>
+            Events
+          </NavLink>
+          <NavLink href={hrefOf.webhooks()} current={section === 'webhooks'}>
+            Webhooks
+          </NavLink>
+        </nav>
+        <LiveIndicator />
+      </div>
+      <div class="view">{viewOf(route)}</div>
+    </>
+  );
+}

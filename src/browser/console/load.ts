@@ -1,0 +1,70 @@
+// Loading what a view shows. Events patch the shown data at once (no request); a fresh read then
+// reconciles it, at most every RECONCILE_MS while events flow, so that a busy fleet costs one
+// request per view every half minute and never exhausts the API's rate limit.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { messageOf } from '../api';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: string | undefined;
+  loading: boolean;
+  /** Changes the shown data (from an event) without a request. */
+  patch: (change: (data: T) => T) => void;
+  /** Reads again now (after a change made here, or when asked). */
+  reload: () => void;
+  /** Reads again within RECONCILE_MS: many calls make one read. */
+  reconcile: () => void;
+}
+
+export const RECONCILE_MS = 30_000;
+
+export function useLoad<T>(read: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
+  const [data, setData] = useState<T | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [loading, setLoading] = useState(true);
+  const generation = useRef(0);
+  const lastRead = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const reload = useCallback(() => {
+    const mine = ++generation.current;
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    lastRead.current = Date.now();
+    setLoading(true);
+    read().then(
+      (value) => {
+        if (mine !== generation.current) return;
+        setData(value);
+        setError(undefined);
+        setLoading(false);
+      },
+      (failure: unknown) => {
+        if (mine !== generation.current) return;
+        setError(messageOf(failure, 'This could not be loaded. Please try again.'));
+        setLoading(false);
+      },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+
+  const reconcile = useCallback(() => {
+    if (timer.current !== undefined) return;
+    const wait = Math.max(1000, lastRead.current + RECONCILE_MS - Date.now());
+    timer.current = setTimeout(reload, wait);
+  }, [reload]);
+
+  const patch = useCallback((change: (current: T) => T) => setData((current) => (current === undefined ? current : change(current))), []);
+
+  useEffect(() => {
+    setData(undefined);
+    reload();
+    return () => {
+      generation.current += 1;
+      clearTimeout(timer.current);
+      timer.current = undefined;
+    };
+  }, [reload]);
+
+  return { data, error, loading, patch, reload, reconcile };
+}

@@ -1,0 +1,40 @@
+// The console's views live in the URL's fragment (`#/agents/{id}`): the paths of this origin are the
+// API's own (`/agents` is the agent service), and a fragment never reaches the server.
+import { useEffect, useState } from 'preact/hooks';
+
+export type Route =
+  | { view: 'fleet' }
+  | { view: 'agent'; agentId: string }
+  | { view: 'events' }
+  | { view: 'webhooks' }
+  | { view: 'webhook'; webhookId: string }
+  | { view: 'missing'; hash: string };
+
+export function routeOf(hash: string): Route {
+  const path = hash.replace(/^#/, '') || '/';
+  const parts = path.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
+  if (parts.length === 0) return { view: 'fleet' };
+  if (parts[0] === 'agents' && parts.length === 2 && parts[1]) return { view: 'agent', agentId: parts[1] };
+  if (parts[0] === 'events' && parts.length === 1) return { view: 'events' };
+  if (parts[0] === 'webhooks' && parts.length === 1) return { view: 'webhooks' };
+  if (parts[0] === 'webhooks' && parts.length === 2 && parts[1]) return { view: 'webhook', webhookId: parts[1] };
+  return { view: 'missing', hash };
+}
+
+export const hrefOf = {
+  fleet: () => '#/',
+  agent: (agentId: string) => `#/agents/${encodeURIComponent(agentId)}`,
+  events: () => '#/events',
+  webhooks: () => '#/webhooks',
+  webhook: (webhookId: string) => `#/webhooks/${encodeURIComponent(webhookId)}`,
+};
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => routeOf(window.location.hash));
+  useEffect(() => {
+    const changed = () => setRoute(routeOf(window.location.hash));
+    window.addEventListener('hashchange', changed);
+    return () => window.removeEventListener('hashchange', changed);
+  }, []);
+  return route;
+}

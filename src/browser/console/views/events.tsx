@@ -1,0 +1,5 @@
+import { ViewHeading } from '../ui';
+
+export function EventsView() {
+  return <ViewHeading>Events</ViewHeading>;
+}

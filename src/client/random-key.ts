@@ -1,0 +1,14 @@
+/**
+ * A random UUID (version 4) for an `Idempotency-Key`. `crypto.randomUUID` exists only in secure
+ * contexts (HTTPS, localhost); a page served over plain HTTP on another host name has
+ * `crypto.getRandomValues` alone, whose bytes are laid out here as RFC 9562 says.
+ */
+export function randomKey(): string {
+  const crypto = globalThis.crypto;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
