@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { routeNotFound } from '../errors';
 import { matchRoute, type Route, type RouteTable } from '../contract/route-table';
-import { setHeaders, type SecurityHeaders } from './security-headers';
+import { headersOf, setHeaders, type SecurityHeaders } from './security-headers';
 
 /** One link of an operation's chain: Express's middleware signature, sync or async. */
 export type Step = (req: Request, res: Response, next: NextFunction) => unknown;
@@ -42,7 +42,7 @@ export function createDispatcher(options: DispatchOptions): RequestHandler {
     const { matched } = match;
     req.matched = matched;
     req.params = matched.params;
-    setHeaders(res, matched.html ? headers.html : headers.other);
+    setHeaders(res, headersOf(headers, matched));
     const chain = chains.get(matched.operationId) as readonly Step[];
     cors(req, res, (error?: unknown) => {
       if (error) return next(error);

@@ -8,18 +8,22 @@ export const SECURITY_HEADERS = 'security headers';
 
 /** The browser security headers of each kind of answer, worked out once at start. */
 export interface SecurityHeaders {
-  /** Pages people open: helmet's whole set, CSP included. */
+  /** The service's own pages: helmet's whole set with a CSP that allows nothing inline. */
   html: HeaderList;
+  /** Swagger UI's and ReDoc's pages, whose bundles write inline styles: as `html`, with inline style allowed. */
+  docs: HeaderList;
   /** JSON, problem+json, scripts, stylesheets and images: what no page of the service is. */
   other: HeaderList;
 }
 
-const HELMET_OPTIONS = {
+/** The pages whose third-party bundles set inline styles (React and styled-components do). */
+const DOCS_PAGES = new Set(['getSwaggerUi', 'getRedoc']);
+
+const helmetOptions = (styleSources: string[]) => ({
   contentSecurityPolicy: {
     directives: {
-      // Nothing inline and nothing from another origin: helmet's default would allow inline
-      // style and style sheets from any HTTPS host.
-      'style-src': ["'self'"],
+      // Nothing from another origin: helmet's default would allow style sheets from any HTTPS host.
+      'style-src': styleSources,
       'font-src': ["'self'", 'data:'],
       // ReDoc renders its search index in a worker it builds from a blob.
       'worker-src': ["'self'", 'blob:'],
@@ -30,7 +34,7 @@ const HELMET_OPTIONS = {
     },
   },
   xFrameOptions: { action: 'deny' as const },
-};
+});
 
 /**
  * What an answer that is not a page carries (OWASP's REST Security Cheat Sheet): should a browser
@@ -48,16 +52,27 @@ const NOT_A_PAGE: HeaderList = [
  * where it is served over HTTPS; helmet's other headers govern documents a browser renders.
  */
 export function securityHeaders(production: boolean): SecurityHeaders {
-  const html: Array<[string, string]> = [];
-  const recorder = {
-    setHeader: (name: string, value: string | number | readonly string[]) => html.push([name, String(value)]),
-    removeHeader: () => undefined,
-  };
-  helmet(HELMET_OPTIONS)({} as Request, recorder as unknown as Response, () => undefined);
+  const html = helmetHeaders(["'self'"]);
   const hsts = html.find(([name]) => name.toLowerCase() === 'strict-transport-security');
   const nosniff = html.find(([name]) => name.toLowerCase() === 'x-content-type-options');
   if (!hsts || !nosniff) throw new Error('helmet no longer sets Strict-Transport-Security and X-Content-Type-Options');
-  return { html, other: production ? [nosniff, ...NOT_A_PAGE, hsts] : [nosniff, ...NOT_A_PAGE] };
+  return { html, docs: helmetHeaders(["'self'", "'unsafe-inline'"]), other: production ? [nosniff, ...NOT_A_PAGE, hsts] : [nosniff, ...NOT_A_PAGE] };
+}
+
+/** The headers of an operation's answer: a page's (its own or a docs page's) or any other's. */
+export function headersOf(headers: SecurityHeaders, operation: { html: boolean; operationId: string }): HeaderList {
+  if (!operation.html) return headers.other;
+  return DOCS_PAGES.has(operation.operationId) ? headers.docs : headers.html;
+}
+
+function helmetHeaders(styleSources: string[]): HeaderList {
+  const recorded: Array<[string, string]> = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => recorded.push([name, String(value)]),
+    removeHeader: () => undefined,
+  };
+  helmet(helmetOptions(styleSources))({} as Request, recorder as unknown as Response, () => undefined);
+  return recorded;
 }
 
 export function setHeaders(res: Response, headers: HeaderList): void {

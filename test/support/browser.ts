@@ -41,17 +41,17 @@ export interface ServedApp {
   close(): Promise<void>;
 }
 
-/** The app over real HTTP on an ephemeral loopback port. */
-export async function serveOverHttp(app: Express): Promise<ServedApp> {
+/** The app over real HTTP on a loopback port (an ephemeral one unless told). */
+export async function serveOverHttp(app: Express, port = 0): Promise<ServedApp> {
   const server = http.createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  const listening = (server.address() as AddressInfo).port;
   return {
-    port,
-    origin: (host = '127.0.0.1') => `http://${host}:${port}`,
+    port: listening,
+    origin: (host = '127.0.0.1') => `http://${host}:${listening}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
@@ -103,3 +103,15 @@ export async function watchedPage(context: BrowserContext, origin: string): Prom
 }
 
 export const CLEAN_REPORT: PageReport = { foreignRequests: [], cspViolations: [], consoleErrors: [], pageErrors: [] };
+
+/** A loopback port free at the time of asking, for a server whose own address must be known before it starts. */
+export async function freePort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

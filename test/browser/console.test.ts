@@ -1,0 +1,158 @@
+import type { BrowserContext } from 'playwright-core';
+import { CLEAN_REPORT, describeInBrowser } from '../support/browser';
+import { scrollsSideways, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld } from '../support/console';
+
+describeInBrowser('the fleet console in Chromium', () => {
+  let world: ConsoleWorld;
+  let context: BrowserContext | undefined;
+
+  beforeAll(async () => {
+    world = await startConsoleWorld('sqlite');
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+
+  const card = (page: import('playwright-core').Page, name: string) => page.locator('.agent-card').filter({ has: page.getByRole('link', { name, exact: true }) });
+
+  it('when a person signs in with the form, then / shows their fleet: each agent with its status and its tasks counted by status, and no other user’s agent', async () => {
+    const owner = await world.testApp.signUp();
+    const other = await world.testApp.signUp();
+    const crawler = await world.createAgent(owner, 'crawler');
+    await world.createAgent(owner, 'summarizer');
+    await world.createAgent(other, 'someone else’s agent');
+    for (const title of ['one', 'two', 'three']) await world.createTask(owner, crawler.id, { title });
+    const cancelled = await world.createTask(owner, crawler.id, { title: 'four' });
+    await owner.http.patch(`/api/v1/agents/${crawler.id}/tasks/${cancelled.id}`).send({ status: 'cancelled' }).expect(200);
+
+    context = await world.browser.newContext({ viewport: WIDTHS.laptop });
+    const page = await context.newPage();
+    await page.goto(`${world.origin}/`);
+    await page.waitForURL(`${world.origin}/login`);
+    await page.getByLabel('E-mail').fill(owner.user.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${world.origin}/`);
+
+    expect(await textOf(page.getByRole('heading', { level: 1 }))).toBe('Your fleet');
+    expect(await textOf(card(page, 'crawler').getByLabel('Tasks by status'))).toBe('3 queued 0 running 0 succeeded 0 failed 1 cancelled');
+    expect(await textOf(card(page, 'crawler').locator('.status'))).toBe('idle');
+    expect(await textOf(card(page, 'summarizer').getByLabel('Tasks by status'))).toBe('0 queued 0 running 0 succeeded 0 failed 0 cancelled');
+    expect(await page.locator('.agent-card').count()).toBe(2);
+    expect(await page.getByText('someone else’s agent').count()).toBe(0);
+    expect(await textOf(page.locator('.summary'))).toBe('2 agents: 2 idle');
+  });
+
+  it('when a worker finishes tasks over the API while the fleet is open, then the counts change within 2 s without a reload', async () => {
+    const owner = await world.testApp.signUp();
+    const agent = await world.createAgent(owner, 'worked');
+    context = await world.signedIn(owner);
+    const { page, report } = await world.openConsole(context);
+    const counts = card(page, 'worked').getByLabel('Tasks by status');
+    expect(await textOf(counts)).toBe('0 queued 0 running 0 succeeded 0 failed 0 cancelled');
+
+    await world.createTask(owner, agent.id, { title: 'fine' });
+    await world.createTask(owner, agent.id, { title: 'broken', max_attempts: 1 });
+    await page.waitForFunction(() => document.querySelector('.count-queued .count-number')?.textContent === '2', undefined, { timeout: 2000 });
+
+    let finished = 0;
+    await world.startWorker(agent.id, async (task) => {
+      finished = Date.now();
+      if (task.title === 'broken') throw new Error('the model refused');
+      return { words: 3 };
+    });
+    await page.waitForFunction(
+      () => document.querySelector('.count-succeeded .count-number')?.textContent === '1' && document.querySelector('.count-failed .count-number')?.textContent === '1',
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(Date.now() - finished).toBeLessThan(2000);
+    expect(await textOf(counts)).toBe('0 queued 0 running 1 succeeded 1 failed 0 cancelled');
+    expect(report).toEqual(CLEAN_REPORT);
+  });
+
+  it.each(Object.entries(WIDTHS))('when the console is opened at the %s width, then nothing scrolls sideways, every view loads from this origin alone, with no console error or CSP violation', async (_name, viewport) => {
+    const owner = await world.testApp.signUp();
+    const agent = await world.createAgent(owner, 'a rather long agent name that has to wrap somewhere on a phone');
+    await world.createTask(owner, agent.id, { title: 'a task', input: { url: 'https://example.com/a/very/long/path/that/must/not/widen/the/page/at/all' } });
+    context = await world.signedIn(owner, viewport);
+    const { page, report } = await world.openConsole(context);
+    for (const hash of ['#/', `#/agents/${agent.id}`, '#/events', '#/webhooks']) {
+      await page.goto(`${world.origin}/${hash}`);
+      await page.locator('.live-live').waitFor();
+      await page.waitForLoadState('networkidle');
+      expect({ hash, sideways: await scrollsSideways(page) }).toEqual({ hash, sideways: false });
+    }
+    expect(report).toEqual(CLEAN_REPORT);
+  });
+
+  it('when the console is used by keyboard alone, then every control is reached with Tab, shows a visible focus ring, and Enter opens a view', async () => {
+    const owner = await world.testApp.signUp();
+    await world.createAgent(owner, 'keyboard');
+    context = await world.signedIn(owner);
+    const { page } = await world.openConsole(context);
+    const reached: string[] = [];
+    for (let step = 0; step < 12; step += 1) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null;
+        if (!element || element === document.body) return undefined;
+        const style = getComputedStyle(element);
+        return { name: (element.getAttribute('aria-label') ?? element.textContent ?? '').trim(), outline: style.outlineStyle !== 'none' && style.outlineWidth !== '0px' };
+      });
+      if (focused) {
+        reached.push(focused.name);
+        expect({ name: focused.name, outline: focused.outline }).toEqual({ name: focused.name, outline: true });
+      }
+    }
+    expect(reached).toEqual(expect.arrayContaining(['API docs', 'Client README', 'Sign out', 'Fleet', 'Events', 'Webhooks', 'keyboard']));
+
+    await page.getByRole('link', { name: 'Events', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${world.origin}/#/events`);
+    expect(await page.getByRole('link', { name: 'Events', exact: true }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('when the console links the API docs and the client README, then both open from this origin', async () => {
+    const owner = await world.testApp.signUp();
+    context = await world.signedIn(owner);
+    const { page, report } = await world.openConsole(context);
+    expect(await page.getByRole('link', { name: 'API docs' }).getAttribute('href')).toBe('/docs');
+    await page.getByRole('link', { name: 'Client README' }).click();
+    await page.waitForURL(`${world.origin}/client`);
+    expect(await textOf(page.getByRole('heading', { level: 1 }))).toContain('@agent-fleet/client');
+    expect(report).toEqual(CLEAN_REPORT);
+  });
+
+  it('when someone new follows "Create an account" from /login, then the sign-up form makes the account and opens their empty fleet', async () => {
+    context = await world.browser.newContext({ viewport: WIDTHS.phone });
+    const page = await context.newPage();
+    await page.goto(`${world.origin}/login`);
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.waitForURL(`${world.origin}/sign-up`);
+    await page.getByLabel('Name').fill('New Person');
+    await page.getByLabel('E-mail').fill(`new-${Date.now()}@example.test`);
+    await page.getByLabel('Password').fill('a long and unusual passphrase 42');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${world.origin}/`);
+    expect(await textOf(page.locator('#signed-in-as'))).toContain('New Person');
+    expect(await textOf(page.locator('.empty'))).toContain('You have no agents yet');
+  });
+
+  it('when the e-mail address is taken, then the sign-up form says so and creates nothing', async () => {
+    const owner = await world.testApp.signUp();
+    context = await world.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${world.origin}/sign-up`);
+    await page.getByLabel('Name').fill('Copycat');
+    await page.getByLabel('E-mail').fill(owner.user.email);
+    await page.getByLabel('Password').fill('a long and unusual passphrase 42');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    expect(await textOf(page.getByRole('alert'))).toBe('An account with this e-mail address already exists: sign in instead.');
+    expect(page.url()).toBe(`${world.origin}/sign-up`);
+  });
+});
