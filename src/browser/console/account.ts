@@ -25,7 +25,7 @@ export function wireAccount(): void {
       // The answer names where to send the browser (the provider's login page): a form could not
       // follow that redirect under the page's `form-action 'self'` policy.
       const { data, error, response } = await api
-        .POST('/api/v1/me/connections/{provider}', { params: { path: { provider: button.dataset['provider'] ?? '' } } })
+        .POST('/api/v1/me/connections/{provider}', { params: { path: { provider: button.dataset['provider'] ?? '' } }, headers: { Accept: 'application/json' } })
         .catch((failure: unknown) => ({ data: undefined, error: failure, response: undefined }));
       if (response?.ok && data) {
         window.location.assign(data.data.location);
