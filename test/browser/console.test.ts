@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { CLEAN_REPORT, describeInBrowser } from '../support/browser';
-import { scrollsSideways, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld } from '../support/console';
+import { scrollsSideways, settled, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld } from '../support/console';
 
 describeInBrowser('the fleet console in Chromium', () => {
   let world: ConsoleWorld;
@@ -83,8 +83,7 @@ describeInBrowser('the fleet console in Chromium', () => {
     const { page, report } = await world.openConsole(context);
     for (const hash of ['#/', `#/agents/${agent.id}`, '#/events', '#/webhooks']) {
       await page.goto(`${world.origin}/${hash}`);
-      await page.locator('.live-live').waitFor();
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       expect({ hash, sideways: await scrollsSideways(page) }).toEqual({ hash, sideways: false });
     }
     expect(report).toEqual(CLEAN_REPORT);

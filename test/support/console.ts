@@ -82,6 +82,15 @@ export async function startConsoleWorld(kind: DatabaseKind = 'sqlite'): Promise<
   };
 }
 
+/**
+ * Waits until the view has read what it shows (no loading message left). The console's event
+ * stream keeps one request open for good, so Playwright's `networkidle` never comes.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.locator('.live-live').waitFor();
+  await page.waitForFunction(() => document.querySelector('.loading') === null);
+}
+
 /** Whether anything on the page overflows the viewport sideways (the page would scroll horizontally). */
 export async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
