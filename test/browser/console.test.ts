@@ -75,6 +75,32 @@ describeInBrowser('the fleet console in Chromium', () => {
     expect(report).toEqual(CLEAN_REPORT);
   });
 
+  it('when the connection drops, then the console says so, reconnects by itself and goes on updating', async () => {
+    const owner = await world.testApp.signUp();
+    const agent = await world.createAgent(owner, 'resilient');
+    context = await world.signedIn(owner);
+    const { page, report } = await world.openConsole(context);
+    const seen: string[] = [];
+    await page.exposeFunction('recordLiveState', (text: string) => seen.push(text));
+    await page.evaluate(() => {
+      const live = document.querySelector('.live');
+      new MutationObserver(() => (window as unknown as { recordLiveState(text: string): void }).recordLiveState(live?.textContent ?? '')).observe(live as Node, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    });
+
+    world.served.dropConnections();
+    await page.locator('.live-live').waitFor({ state: 'detached' }).catch(() => undefined);
+    await page.locator('.live-live').waitFor({ timeout: 10_000 });
+    expect(seen).toContain('Reconnecting…');
+    await world.createTask(owner, agent.id, { title: 'after the drop' });
+    await page.waitForFunction(() => document.querySelector('.count-queued .count-number')?.textContent === '1', undefined, { timeout: 2000 });
+    // The failed request of the dropped stream is the browser's own report of the drop.
+    expect({ ...report, consoleErrors: report.consoleErrors.filter((error) => !/ERR_(EMPTY_RESPONSE|CONNECTION|NETWORK|INCOMPLETE)/.test(error)) }).toEqual(CLEAN_REPORT);
+  });
+
   it.each(Object.entries(WIDTHS))('when the console is opened at the %s width, then nothing scrolls sideways, every view loads from this origin alone, with no console error or CSP violation', async (_name, viewport) => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'a rather long agent name that has to wrap somewhere on a phone');

@@ -38,6 +38,8 @@ export interface ServedApp {
   port: number;
   /** `http://127.0.0.1:<port>`, or the same server under another host name. */
   origin(host?: string): string;
+  /** Cuts every open connection (as a restart or a proxy would), leaving the server listening. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function serveOverHttp(app: Express, port = 0): Promise<ServedApp> 
   return {
     port: listening,
     origin: (host = '127.0.0.1') => `http://${host}:${listening}`,
+    dropConnections: () => server.closeAllConnections(),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
