@@ -26,19 +26,24 @@ const LAYERS: Array<{ room: string; rank: number }> = [
 ];
 /** The typed client is a package of its own: it reaches nothing of the service but the generated types. */
 const CLIENT_ROOM = 'client/';
+/** The pages' code runs in browsers: it reaches itself, the typed client package and Preact, nothing else. */
+const BROWSER_ROOM = 'browser/';
+const BROWSER_PACKAGES = new Set(['@agent-fleet/client', 'preact', 'preact/hooks', 'preact/jsx-runtime']);
+/** What the pages' code never touches: the API only through the typed client, no HTML strings, no stored secrets. */
+const BROWSER_FORBIDDEN = /\b(fetch|XMLHttpRequest|EventSource|WebSocket|localStorage|sessionStorage|indexedDB|innerHTML|outerHTML|insertAdjacentHTML|dangerouslySetInnerHTML|document\.cookie|eval)\b/;
 
 function listSources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) return listSources(full);
-    return name.endsWith('.ts') ? [full] : [];
+    return /\.tsx?$/.test(name) ? [full] : [];
   });
 }
 
 function resolveImport(from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
   const base = path.resolve(path.dirname(from), specifier.replace(/\.js$/, ''));
-  for (const candidate of [`${base}.ts`, `${base}.d.ts`, path.join(base, 'index.ts')]) {
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, `${base}.d.ts`, path.join(base, 'index.ts')]) {
     try {
       if (statSync(candidate).isFile()) return candidate;
     } catch {
@@ -48,9 +53,14 @@ function resolveImport(from: string, specifier: string): string | undefined {
   return base;
 }
 
+function specifiersOf(file: string): string[] {
+  return ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((ref) => ref.fileName);
+}
+
 function importsOf(file: string): string[] {
-  const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-  return info.importedFiles.map((ref) => resolveImport(file, ref.fileName)).filter((target): target is string => target !== undefined);
+  return specifiersOf(file)
+    .map((specifier) => resolveImport(file, specifier))
+    .filter((target): target is string => target !== undefined);
 }
 
 function roomOf(file: string): { room: string; rank: number } | undefined {
@@ -91,7 +101,7 @@ describe('the source layout', () => {
   const graph = new Map(files.map((file) => [file, importsOf(file)]));
 
   it('when the source is scanned, then every file outside the client package belongs to a room', () => {
-    const homeless = files.filter((file) => !roomOf(file) && !relativeName(file).startsWith(`src/${CLIENT_ROOM}`));
+    const homeless = files.filter((file) => !roomOf(file) && ![CLIENT_ROOM, BROWSER_ROOM].some((room) => relativeName(file).startsWith(`src/${room}`)));
     expect(homeless.map(relativeName)).toEqual([]);
   });
 
@@ -120,6 +130,32 @@ describe('the source layout', () => {
       }
     }
     expect(outside).toEqual([]);
+  });
+
+  it('when the pages\' code imports, then it reaches only itself, the typed client package and Preact', () => {
+    const outside: string[] = [];
+    for (const file of files.filter((name) => relativeName(name).startsWith(`src/${BROWSER_ROOM}`))) {
+      for (const specifier of specifiersOf(file)) {
+        const target = specifier.startsWith('.') ? relativeName(resolveImport(file, specifier) ?? specifier) : specifier;
+        if (!target.startsWith(`src/${BROWSER_ROOM}`) && !BROWSER_PACKAGES.has(target)) outside.push(`${relativeName(file)} -> ${target}`);
+      }
+    }
+    expect(outside).toEqual([]);
+  });
+
+  it('when the pages\' code is read, then it calls no network, storage or HTML-string API of its own', () => {
+    const found = files
+      .filter((file) => relativeName(file).startsWith(`src/${BROWSER_ROOM}`))
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .map((line, index) => ({ line: line.replace(/\/\/.*$/, ''), at: `${relativeName(file)}:${index + 1}` }))
+          .filter(({ line }) => BROWSER_FORBIDDEN.test(line))
+          .map(({ at, line }) => `${at}: ${line.trim()}`),
+      );
+    expect(found).toEqual([]);
+    expect(BROWSER_FORBIDDEN.test("await fetch('/api/v1/agents')")).toBe(true);
+    expect(BROWSER_FORBIDDEN.test('localStorage.setItem(key, secret)')).toBe(true);
   });
 
   it('when the imports are followed, then no module reaches itself again', () => {
