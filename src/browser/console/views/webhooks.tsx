@@ -64,10 +64,22 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookCreated) =>
   return (
     <form class="inline-form webhook-form" onSubmit={(event) => void submit(event)} aria-labelledby="new-webhook-title">
       <h2 id="new-webhook-title">Add a webhook</h2>
-      <label class="wide">
-        URL
-        <input type="url" value={url} onInput={(event) => setUrl(event.currentTarget.value)} required maxLength={2048} placeholder="https://example.com/hooks/fleet" />
-      </label>
+      <div class="wide">
+        <label for="webhook-url">URL</label>
+        <input
+          id="webhook-url"
+          type="url"
+          value={url}
+          onInput={(event) => setUrl(event.currentTarget.value)}
+          required
+          maxLength={2048}
+          placeholder="https://example.com/hooks/fleet"
+          aria-describedby="webhook-url-hint"
+        />
+        <span class="hint" id="webhook-url-hint">
+          Each event is POSTed here. In production the service takes https only and refuses private and local network addresses.
+        </span>
+      </div>
       <label class="wide">
         Description (optional)
         <input value={description} onInput={(event) => setDescription(event.currentTarget.value)} maxLength={500} />
@@ -152,12 +164,12 @@ function WebhookCard({ webhook, onChanged, onDeleted }: { webhook: Webhook; onCh
 
 export function WebhooksView() {
   const list = useLoad(readWebhooks, []);
-  const [created, setCreated] = useState<{ url: string; secret: string } | undefined>(undefined);
+  const [created, setCreated] = useState<{ id: string; url: string; secret: string } | undefined>(undefined);
   const webhooks = list.data;
   const replace = (changed: Webhook) => list.patch((current) => current.map((webhook) => (webhook.id === changed.id ? changed : webhook)));
   const remove = (id: string) => list.patch((current) => current.filter((webhook) => webhook.id !== id));
   const add = ({ secret, ...webhook }: WebhookCreated) => {
-    setCreated({ url: webhook.url, secret });
+    setCreated({ id: webhook.id, url: webhook.url, secret });
     list.patch((current) => [webhook, ...current.filter((other) => other.id !== webhook.id)]);
   };
   return (
@@ -167,7 +179,16 @@ export function WebhooksView() {
         A webhook sends every event of your agents and their tasks to a URL of yours as it happens, signed so that your receiver can tell it came from here. Deliveries that fail are
         tried again, by default for about a day.
       </p>
-      {created && <SecretOnce created={created} onDone={() => setCreated(undefined)} />}
+      {created && (
+        <SecretOnce
+          created={created}
+          onDone={() => {
+            setCreated(undefined);
+            // Keyboard users go on from the webhook just made, not from the top of the page.
+            document.querySelector<HTMLAnchorElement>(`.webhook-list a[href="${hrefOf.webhook(created.id)}"]`)?.focus();
+          }}
+        />
+      )}
       {webhooks === undefined && list.loading && <Loading what="your webhooks" />}
       {list.error && <Problem message={list.error} onRetry={list.reload} />}
       {webhooks !== undefined && webhooks.length === 0 && (
