@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Config } from '../../src/config/config';
 import { createAgentFleetClient, createWorker, type TaskHandler, type Worker } from '../../src/client';
 import { freePort, launchChromium, serveOverHttp, watchedPage, type PageReport, type ServedApp } from './browser';
 import { startTestApp, testConfig, TEST_API_KEY, type DatabaseKind, type SignedInUser, type TestApp } from './harness';
@@ -25,12 +26,12 @@ export interface ConsoleWorld {
   close(): Promise<void>;
 }
 
-/** The service on a real loopback port and Chromium, for the console's suites. */
-export async function startConsoleWorld(kind: DatabaseKind = 'sqlite'): Promise<ConsoleWorld> {
+/** The service on a real loopback port and Chromium, for the console's suites; `overrides` change its configuration (its origin stays the one trusted). */
+export async function startConsoleWorld(kind: DatabaseKind = 'sqlite', overrides: Partial<Config> = {}): Promise<ConsoleWorld> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const base = testConfig();
-  const testApp = await startTestApp(kind, { publicUrl: origin, auth: { ...base.auth, trustedOrigins: [origin] } });
+  const testApp = await startTestApp(kind, { ...overrides, publicUrl: origin, auth: { ...(overrides.auth ?? base.auth), trustedOrigins: [origin] } });
   const served = await serveOverHttp(testApp.app, port);
   const browser = await launchChromium();
   const workers: Worker[] = [];

@@ -1,0 +1,199 @@
+// The event feed's data, apart from how it is shown: which events the page holds, where its
+// history has not been read, and how each event reads in one line.
+//
+// The API lists events oldest first only (no "newest first"), and the rate limit allows 100
+// requests per 15 minutes. So the feed reads at most HISTORY_PAGES pages from the oldest event
+// kept; when more remain, it says so with a gap that the person may ask to read, rather than
+// reading a week of events unasked. Live events come from the page's one stream.
+import { AgentFleetError, unwrap, type FleetEvent, type FleetEventType } from '@agent-fleet/client';
+import { api } from '../../api';
+
+/** The most events the page holds: beyond them the oldest are dropped. */
+export const MAX_EVENTS = 500;
+/** The page size the API allows at most. */
+const PAGE_SIZE = 100;
+/** Pages read at once: on open and for each gap a person asks to read. */
+export const HISTORY_PAGES = 3;
+export const HISTORY_BATCH = PAGE_SIZE * HISTORY_PAGES;
+
+export interface Feed {
+  /** Newest first, each id once, at most MAX_EVENTS. */
+  events: FleetEvent[];
+  /** Ids after which events exist that were not read: each gap sits just above its event. */
+  gaps: string[];
+  /** Whether older events were dropped to keep MAX_EVENTS. */
+  trimmed: boolean;
+}
+
+export const EMPTY_FEED: Feed = { events: [], gaps: [], trimmed: false };
+
+/** Every event type, each with its family: a Record, so that the compiler says when api.yaml adds one. */
+const FAMILY_OF: Record<FleetEventType, 'agent' | 'task'> = {
+  'agent.created': 'agent',
+  'agent.updated': 'agent',
+  'agent.deleted': 'agent',
+  'task.created': 'task',
+  'task.updated': 'task',
+  'task.leased': 'task',
+  'task.progress': 'task',
+  'task.succeeded': 'task',
+  'task.failed': 'task',
+  'task.cancelled': 'task',
+  'task.requeued': 'task',
+  'task.deleted': 'task',
+};
+export const EVENT_TYPES = Object.keys(FAMILY_OF) as FleetEventType[];
+const OUTCOMES: readonly string[] = ['task.succeeded', 'task.failed', 'task.cancelled'];
+
+export const familyOf = (type: string): string => FAMILY_OF[type as FleetEventType] ?? 'other';
+
+/** Ids are decimal digits without leading zeros: longer is larger, then by text. */
+export function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** The feed with `incoming` added (each id once), newest first, cut to MAX_EVENTS. */
+export function mergeEvents(feed: Feed, incoming: readonly FleetEvent[]): Feed {
+  if (incoming.length === 0) return feed;
+  const byId = new Map(feed.events.map((event) => [event.id, event]));
+  const before = byId.size;
+  for (const event of incoming) byId.set(event.id, event);
+  if (byId.size === before && incoming.every((event) => feed.events.includes(event))) return feed;
+  const sorted = [...byId.values()].sort((a, b) => compareIds(b.id, a.id));
+  const events = sorted.slice(0, MAX_EVENTS);
+  const kept = new Set(events.map((event) => event.id));
+  return { events, gaps: feed.gaps.filter((gap) => kept.has(gap)), trimmed: feed.trimmed || sorted.length > MAX_EVENTS };
+}
+
+/** The feed after reading history: the events, and a gap where reading stopped with more to come. */
+export function withHistory(feed: Feed, read: HistoryRead): Feed {
+  const merged = mergeEvents(feed, read.events);
+  if (read.more === undefined || !merged.events.some((event) => event.id === read.more)) return merged;
+  return { ...merged, gaps: [...new Set([...merged.gaps, read.more])] };
+}
+
+export interface HistoryRead {
+  events: FleetEvent[];
+  /** The last id read when more events follow it. */
+  more: string | undefined;
+}
+
+/** Up to HISTORY_PAGES pages of events after `after` (from the oldest kept when absent), oldest first. */
+export async function readHistory(after: string | undefined): Promise<HistoryRead> {
+  const events: FleetEvent[] = [];
+  let cursor = after;
+  for (let page = 0; page < HISTORY_PAGES; page += 1) {
+    const body = await unwrap(api.GET('/api/v1/events', { params: { query: cursor === undefined ? { limit: PAGE_SIZE } : { limit: PAGE_SIZE, after: cursor } } }));
+    // The page's JSON: a string would be the stream's form, which this request does not ask for.
+    if (typeof body === 'string') throw new Error('The events arrived in a form the console cannot read.');
+    events.push(...body.data);
+    const next = body.meta.nextCursor;
+    if (next === null || !body.meta.hasMore) return { events, more: undefined };
+    cursor = next;
+  }
+  return { events, more: cursor };
+}
+
+/** Reads after `after`; when the service no longer keeps what follows it (410), from the oldest kept instead. */
+export async function readHistoryAfter(after: string | undefined): Promise<{ read: HistoryRead; restarted: boolean }> {
+  try {
+    return { read: await readHistory(after), restarted: false };
+  } catch (failure) {
+    if (after === undefined || !(failure instanceof AgentFleetError) || failure.status !== 410) throw failure;
+    return { read: await readHistory(undefined), restarted: true };
+  }
+}
+
+/** What the type filter offers: everything, a family, the outcomes, or one type. */
+export type TypeFilter = 'all' | 'family:agent' | 'family:task' | 'outcomes' | FleetEventType;
+
+export function matchesType(event: FleetEvent, filter: TypeFilter): boolean {
+  if (filter === 'all') return true;
+  if (filter === 'family:agent' || filter === 'family:task') return familyOf(event.type) === filter.slice('family:'.length);
+  if (filter === 'outcomes') return OUTCOMES.includes(event.type);
+  return event.type === filter;
+}
+
+const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const textOf = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? String(value));
+
+function resultText(result: unknown): string {
+  if (Array.isArray(result)) return `${result.length} ${result.length === 1 ? 'item' : 'items'}`;
+  if (typeof result === 'object' && result !== null) {
+    const keys = Object.keys(result);
+    if (keys.length === 0) return 'empty';
+    return keys.length > 5 ? `${keys.slice(0, 5).join(', ')} and ${keys.length - 5} more` : keys.join(', ');
+  }
+  return shorten(textOf(result), 60);
+}
+
+/** Fields a summary tells in its own words, or that follow from the status (times, the lease). */
+const TOLD = new Set(['status', 'previous_status', 'result', 'error', 'progress', 'attempts', 'name', 'updated_at', 'started_at', 'finished_at', 'lease_id']);
+
+/** The event in one line: what became of the task or agent. */
+export function summaryOf(event: FleetEvent): string {
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  switch (event.type) {
+    case 'task.created':
+      return shorten(`“${textOf(data['title'] ?? 'untitled')}” created${typeof data['status'] === 'string' ? `, ${data['status']}` : ''}`, 200);
+    case 'agent.created':
+      return shorten(`“${textOf(data['name'] ?? 'unnamed')}” created${typeof data['type'] === 'string' ? ` (${data['type']})` : ''}`, 200);
+    case 'task.deleted':
+    case 'agent.deleted':
+      return typeof data['status'] === 'string' ? `deleted (was ${data['status']})` : 'deleted';
+  }
+  const parts: string[] = [];
+  if (typeof data['previous_status'] === 'string' && typeof data['status'] === 'string') parts.push(`${data['previous_status']} → ${data['status']}`);
+  else if (typeof data['status'] === 'string') parts.push(`now ${data['status']}`);
+  if (typeof data['name'] === 'string') parts.push(`name “${data['name']}”`);
+  if (event.type === 'task.leased' && typeof data['attempts'] === 'number') parts.push(`attempt ${data['attempts']}`);
+  if (data['result'] !== undefined && data['result'] !== null) parts.push(`result: ${resultText(data['result'])}`);
+  if (typeof data['error'] === 'string' && data['error'] !== '') parts.push(`error: ${shorten(data['error'], 120)}`);
+  if (data['progress'] !== undefined && data['progress'] !== null) parts.push(`progress: ${shorten(textOf(data['progress']), 80)}`);
+  const others = Object.keys(data).filter((field) => !TOLD.has(field));
+  if (others.length > 0) parts.push(`changed: ${others.join(', ')}`);
+  return shorten(parts.length > 0 ? parts.join(' · ') : 'changed', 240);
+}
+
+/** The agents' names by id, read once per page and kept current from events (a deleted agent keeps its name). */
+const agentNames = new Map<string, string>();
+let agentsRead: Promise<void> | undefined;
+/** The most agents read for names; events of others show their short id. */
+const MAX_AGENTS = 1000;
+
+export function readAgentNames(): Promise<void> {
+  agentsRead ??= (async () => {
+    let count = 0;
+    for await (const agent of api.paginate('/api/v1/agents', { params: { query: { limit: 100, fields: ['name'] } } })) {
+      if (typeof agent.name === 'string') agentNames.set(agent.id, agent.name);
+      count += 1;
+      if (count >= MAX_AGENTS) break;
+    }
+  })().catch(() => {
+    // Names are a nicety: without them the feed shows the agents' short ids. Read again on the next open.
+    agentsRead = undefined;
+  });
+  return agentsRead;
+}
+
+/** Learns names from agent events; answers whether anything changed. */
+export function learnAgentName(event: FleetEvent): boolean {
+  const name = (event.data as Record<string, unknown> | undefined)?.['name'];
+  if ((event.type === 'agent.created' || event.type === 'agent.updated') && typeof name === 'string' && agentNames.get(event.agent_id) !== name) {
+    agentNames.set(event.agent_id, name);
+    return true;
+  }
+  return false;
+}
+
+export const nameOfAgent = (agentId: string): string | undefined => agentNames.get(agentId);
+export const knownAgents = (): Array<[string, string]> => [...agentNames.entries()];
+/** The end of an id: ids begin with their time (UUIDv7), so their first characters are alike. */
+export const shortId = (id: string): string => `…${id.slice(-8)}`;
+
+/** The feed as the page last showed it, so that coming back to the view reads only what is new. */
+let remembered: Feed | undefined;
+export const rememberedFeed = (): Feed | undefined => remembered;
+export function rememberFeed(feed: Feed): void {
+  remembered = feed;
+}
