@@ -102,7 +102,7 @@ async function giveAFleet(base: string, receiverUrl: string): Promise<{ person: 
   // Queued work left for the pictures, and one task a worker is on.
   await task(crawler.id, 'Crawl /changelog', { url: 'https://example.com/changelog' });
   await task(crawler.id, 'Crawl /status', { url: 'https://example.com/status' });
-  await unwrap(service.POST('/api/v1/agents/{agent_id}/leases', { params: { path: { agent_id: translator.id } }, body: { lease_seconds: 300 } }));
+  await unwrap(service.POST('/api/v1/agents/{agent_id}/leases', { params: { path: { agent_id: translator.id } }, body: { ttl_seconds: 300 } }));
   return { person, crawlerId: crawler.id, webhookId: webhook.id };
 }
 
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
       await page.locator('.live-live').waitFor();
       await page.waitForFunction(() => document.querySelector('.loading') === null);
       await delay(300);
-      await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: width < 400 });
+      await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: false });
       await context.close();
       console.log(`docs/images/${name}.png`);
     }
