@@ -49,6 +49,24 @@ describeEachDatabase('include=task_counts on agents', (get) => {
     expect(res.body.data[0]).not.toHaveProperty('tasks');
   });
 
+  it('when a page of several agents is counted, then one grouped query counts them all', async () => {
+    const owner = await get().signUp();
+    for (const name of ['a', 'b', 'c', 'd']) await createTask(owner, (await createAgent(owner, name)).id, `task of ${name}`);
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => statements.push(query.sql);
+    get().database.db.on('query', record);
+    try {
+      const res = await owner.http.get('/api/v1/agents?include=task_counts').expect(200);
+      expect(res.body.data.map((agent: Item) => agent.task_counts)).toEqual([1, 2, 3, 4].map(() => ({ ...NONE, queued: 1 })));
+    } finally {
+      get().database.db.off('query', record);
+    }
+    const counting = statements.filter((sql) => /from [`"]tasks[`"]/i.test(sql));
+    expect(counting).toHaveLength(1);
+    expect(counting[0]).toMatch(/count\(\*\)/i);
+    expect(counting[0]).toMatch(/group by [`"]agent_id[`"], [`"]status[`"]/i);
+  });
+
   it('when an agent has no task, then its single read with include=task_counts names every status with 0', async () => {
     const owner = await get().signUp();
     const agent = await createAgent(owner, 'idle one');
