@@ -11,6 +11,7 @@ export type TaskStatus = Schemas['TaskStatus'];
 export type TaskCreate = Schemas['TaskCreate'];
 export type TaskUpdate = Schemas['TaskUpdate'];
 export type TaskSummary = Schemas['TaskSummary'];
+export type TaskCounts = Schemas['TaskCounts'];
 export type User = Schemas['User'];
 export type UserCreate = Schemas['UserCreate'];
 export type UserRole = Schemas['UserRole'];

@@ -23,6 +23,8 @@ export interface TasksRepository {
   list(agentId: string, query: ListQuery): Promise<ListResult<Task>>;
   /** The newest `perAgent` tasks of each agent as summaries, for embedding; input and result are never read. */
   summariesOf(agentIds: string[], perAgent: number): Promise<Map<string, TaskSummary[]>>;
+  /** How many tasks each agent has per status, in one grouped query; a status without tasks is absent. */
+  countByStatus(agentIds: string[]): Promise<Map<string, Partial<Record<TaskStatus, number>>>>;
   /** Compare-and-swap: applies only while the task still has `expectedStatus`; `bytesDelta` moves its stored bytes. */
   update(id: string, expectedStatus: TaskStatus, changes: TaskChanges, bytesDelta: number): Promise<Task | undefined>;
   /**
@@ -127,6 +129,21 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, postgres:
     async summariesOf(agentIds, perAgent) {
       const rows = await newestPerGroup(db, 'tasks', 'agent_id', agentIds, perAgent, SUMMARY_COLUMNS);
       return new Map([...rows].map(([id, group]) => [id, group.map(mapper.toTaskSummary)]));
+    },
+    async countByStatus(agentIds) {
+      const counts = new Map<string, Partial<Record<TaskStatus, number>>>(agentIds.map((id) => [id, {}]));
+      if (agentIds.length === 0) return counts;
+      const rows: Array<{ agent_id: string; status: TaskStatus; n: number | string }> = await db('tasks')
+        .select('agent_id', 'status')
+        .count({ n: '*' })
+        .whereIn('agent_id', agentIds)
+        .groupBy('agent_id', 'status');
+      // PostgreSQL answers count(*) as a string (a bigint).
+      for (const row of rows) {
+        const byStatus = counts.get(String(row.agent_id));
+        if (byStatus) byStatus[row.status] = Number(row.n);
+      }
+      return counts;
     },
     async update(id, expectedStatus, changes, bytesDelta) {
       const columns = toColumns(changes);

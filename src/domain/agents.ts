@@ -5,10 +5,11 @@ import { agentNotFound, invalidCredentials } from '../errors';
 import { assertNotAgentKey, assertReaches, ownerOf, ownerScope, type Principal } from './access';
 import { resolveOperatorStatus } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
-import type { Agent, AgentCreate, AgentUpdate, TaskSummary } from '../model';
+import type { Agent, AgentCreate, AgentUpdate, TaskCounts, TaskSummary } from '../model';
 import { recordAgentChange, recordAgentEvent } from './events';
 import { assertPrecondition, type Precondition } from './precondition';
 import { assertAgentQuota, releaseStoredBytes, type Quotas } from './quotas';
+import { TASK_STATUSES } from './task-status';
 
 /** How many of an agent's newest tasks `include=tasks` embeds (as summaries, without payloads). */
 export const EMBEDDED_TASKS = 10;
@@ -57,6 +58,17 @@ export async function getAgent(store: Store, principal: Principal, id: string): 
 /** Each agent's newest tasks as summaries, for `include=tasks`. */
 export function embedTasks(store: Store, agents: Agent[]): Promise<Map<string, TaskSummary[]>> {
   return store.tasks.summariesOf(agents.map((agent) => agent.id), EMBEDDED_TASKS);
+}
+
+/** How many tasks each agent has in each status, for `include=task_counts`: every status named, 0 included. */
+export async function countTasks(store: Store, agents: Agent[]): Promise<Map<string, TaskCounts>> {
+  const counted = await store.tasks.countByStatus(agents.map((agent) => agent.id));
+  return new Map(
+    agents.map((agent) => {
+      const byStatus = counted.get(agent.id) ?? {};
+      return [agent.id, Object.fromEntries(TASK_STATUSES.map((status) => [status, byStatus[status] ?? 0])) as TaskCounts];
+    }),
+  );
 }
 
 /** PUT replaces what a client owns (`name`, `type`); the status belongs to the state machine. */

@@ -9,6 +9,9 @@ const transitions: Record<TaskStatus, readonly TaskStatus[]> = {
   cancelled: [],
 };
 
+/** Every status a task can be in, in the order of its life. */
+export const TASK_STATUSES = Object.keys(transitions) as readonly TaskStatus[];
+
 export const isTerminal = (status: TaskStatus): boolean => transitions[status].length === 0;
 
 export function assertTaskTransition(from: TaskStatus, to: TaskStatus): void {

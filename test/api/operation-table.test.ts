@@ -9,10 +9,11 @@ import { openTestDatabase, testConfig, type TestDatabase } from '../support/harn
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
 /**
- * The typed client's public API is keyed by path (openapi-fetch's design), and the sign-in pages'
- * browser scripts are clients of the API: both are callers of the contract, not the server.
+ * The typed client's public API is keyed by path (openapi-fetch's design), and the pages' browser
+ * code (the sign-in pages and the console) is a client of the API: both are callers of the
+ * contract, not the server.
  */
-const CALLERS = [path.join(SRC, 'client'), path.join(SRC, 'http', 'pages', 'assets')];
+const CALLERS = [path.join(SRC, 'client'), path.join(SRC, 'browser')];
 
 describe('the operation table', () => {
   let database: TestDatabase;

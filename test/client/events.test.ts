@@ -181,6 +181,41 @@ describe('client.events() against an SSE server of its own', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   });
 
+  it('when connections open, are refused and drop, then onOpen is called once per opened stream, before its events, and never for a refusal', async () => {
+    const log = [1, 2, 3, 4].map((id) => eventOf(id));
+    server.script(log, refuse(503, 'SERVICE_UNAVAILABLE'), stream({ count: 2, then: 'drop' }), refuse(429, 'RATE_LIMITED'), (res) => res.socket?.destroy(), stream());
+    const timeline: string[] = [];
+    const iterator = eventsOf({ onOpen: () => timeline.push(`open after ${server.connections.length} connections`) });
+    for await (const event of iterator) {
+      timeline.push(`event ${event.id}`);
+      if (event.id === '4') break;
+    }
+    expect(server.connections).toHaveLength(5);
+    expect(timeline).toEqual(['open after 2 connections', 'event 1', 'event 2', 'open after 5 connections', 'event 3', 'event 4']);
+    expect(reconnects.map((event) => event.cause)).toEqual([{ status: 503 }, { error: expect.anything() }, { status: 429 }, { error: expect.anything() }]);
+  });
+
+  it('when the stream is refused for good or answers something else than a stream, then onOpen is never called', async () => {
+    const opened: number[] = [];
+    server.script([], refuse(404, 'NOT_FOUND'));
+    await expect(take(eventsOf({ onOpen: () => opened.push(server.connections.length) }), 1)).rejects.toMatchObject({ name: 'AgentFleetError', status: 404 });
+    server.script([], (res) => json(res, 200, { data: [], meta: {} }));
+    await expect(take(eventsOf({ onOpen: () => opened.push(server.connections.length) }), 1)).rejects.toMatchObject({ name: 'AgentFleetError', status: 200 });
+    expect(opened).toEqual([]);
+  });
+
+  it('when onOpen throws, then the events still flow', async () => {
+    let calls = 0;
+    server.script([eventOf(1), eventOf(2)], stream());
+    const failingListener = (): void => {
+      calls += 1;
+      throw new Error('a listener that fails');
+    };
+    const events = await take(eventsOf({ onOpen: failingListener }), 2);
+    expect(events.map((event) => event.id)).toEqual(['1', '2']);
+    expect(calls).toBe(1);
+  });
+
   it('when the connection goes silent past the idle timeout, then it is replaced', async () => {
     server.script([eventOf(1)], (res) => openStream(res), stream());
     expect((await take(eventsOf({ idleTimeoutMs: 300 }), 1)).map((event) => event.id)).toEqual(['1']);

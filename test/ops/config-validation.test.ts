@@ -303,3 +303,31 @@ describe('webhook settings', () => {
     expect(keyed.warnings.filter((warning) => warning.includes('WEBHOOK') || warning.includes('TOKEN_ENCRYPTION_KEY'))).toEqual([]);
   });
 });
+
+describe('trusted origins', () => {
+  const trustedOf = (env: Record<string, string>): readonly string[] => loadConfig(env, '/srv/fleet').auth.trustedOrigins;
+
+  it('when PUBLIC_URL is http://localhost:8000, then its loopback aliases 127.0.0.1 and [::1] on the same port are trusted too', () => {
+    expect(trustedOf({ PUBLIC_URL: 'http://localhost:8000' })).toEqual(['http://localhost:8000', 'http://127.0.0.1:8000', 'http://[::1]:8000']);
+  });
+
+  it('when PUBLIC_URL is a loopback address, then the other two loopback names are trusted, on its scheme and port only', () => {
+    expect(trustedOf({ PUBLIC_URL: 'http://127.0.0.1:3000' })).toEqual(['http://127.0.0.1:3000', 'http://localhost:3000', 'http://[::1]:3000']);
+    expect(trustedOf({ PUBLIC_URL: 'https://[::1]:8443' })).toEqual(['https://[::1]:8443', 'https://localhost:8443', 'https://127.0.0.1:8443']);
+    expect(trustedOf({ PUBLIC_URL: 'http://localhost' })).toEqual(['http://localhost', 'http://127.0.0.1', 'http://[::1]']);
+  });
+
+  it('when nothing is set, then the default PUBLIC_URL on PORT and its loopback aliases are trusted', () => {
+    expect(trustedOf({ PORT: '9000' })).toEqual(['http://localhost:9000', 'http://127.0.0.1:9000', 'http://[::1]:9000']);
+  });
+
+  it('when PUBLIC_URL is https://fleet.example.com, then no loopback origin is added', () => {
+    expect(trustedOf({ PUBLIC_URL: 'https://fleet.example.com' })).toEqual(['https://fleet.example.com']);
+    expect(trustedOf({ PUBLIC_URL: 'http://localhost.example.com:8000' })).toEqual(['http://localhost.example.com:8000']);
+  });
+
+  it('when TRUSTED_ORIGINS is set, then its origins follow PUBLIC_URL\'s without aliases of their own', () => {
+    const trusted = trustedOf({ PUBLIC_URL: 'https://fleet.example.com', TRUSTED_ORIGINS: 'http://localhost:5173, https://console.example.com' });
+    expect(trusted).toEqual(['https://fleet.example.com', 'http://localhost:5173', 'https://console.example.com']);
+  });
+});

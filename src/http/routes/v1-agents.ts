@@ -13,16 +13,22 @@ import type { Handler } from '../typed-handler';
 
 /** The conventions surface over the same agents and tasks as the root surface. */
 export function v1AgentHandlers(store: Store, limits: ServiceLimits, pathTo: PathTo, wakeups?: TaskWakeups): Pick<OperationHandlers, 'listAgentsV1' | 'createAgentV1' | 'getAgentV1' | 'replaceAgentV1' | 'updateAgentV1' | 'deleteAgentV1' | 'listTasksV1' | 'createTaskV1' | 'getTaskV1' | 'updateTaskV1' | 'deleteTaskV1'> {
-  const withTasks = async (list: Agent[], include: string | undefined) => {
-    if (include !== 'tasks') return list;
-    const embedded = await agents.embedTasks(store, list);
-    return list.map((agent) => ({ ...agent, tasks: embedded.get(agent.id) ?? [] }));
+  const withIncluded = async (list: Agent[], include: string | undefined) => {
+    if (include === 'tasks') {
+      const embedded = await agents.embedTasks(store, list);
+      return list.map((agent) => ({ ...agent, tasks: embedded.get(agent.id) ?? [] }));
+    }
+    if (include === 'task_counts') {
+      const counts = await agents.countTasks(store, list);
+      return list.map((agent) => ({ ...agent, task_counts: counts.get(agent.id) }));
+    }
+    return list;
   };
 
   const listAgents: Handler<'listAgentsV1'> = async (req, res) => {
     const { fields, include } = req.query;
     const page = await agents.listAgents(store, principalOf(req), toListQuery(req.query, 'cursor', '-created_at'));
-    const data = (await withTasks(page.items, include)).map((agent) => pickFields(agent, fields, include));
+    const data = (await withIncluded(page.items, include)).map((agent) => pickFields(agent, fields, include));
     const body = { data, meta: cursorMeta(page) };
     sendPage(res, body, page.items);
   };
@@ -33,7 +39,7 @@ export function v1AgentHandlers(store: Store, limits: ServiceLimits, pathTo: Pat
   const getAgent: Handler<'getAgentV1'> = async (req, res) => {
     const { fields, include } = req.query;
     const agent = await agents.getAgent(store, principalOf(req), req.params.agent_id);
-    const [shaped] = await withTasks([agent], include);
+    const [shaped] = await withIncluded([agent], include);
     const data = pickFields(shaped ?? agent, fields, include);
     sendItem(res, agent, envelope(data), fields || include ? data : undefined);
   };

@@ -434,7 +434,7 @@ const MUTATIONS: Mutation[] = [
     name: 'fields-odd',
     weight: 1,
     applies: (d) => queryParameters(d).some((parameter) => parameter.name === 'fields'),
-    apply: (d) => { d.query.push({ key: 'fields', value: [d.random.pick(['', 'name,name', 'password', 'id', 'nope', ',', 'name,,status', 'NAME', 'tasks', 'posts', 'a'.repeat(500)])] }); },
+    apply: (d) => { d.query.push({ key: 'fields', value: [d.random.pick(['', 'name,name', 'password', 'id', 'nope', ',', 'name,,status', 'NAME', 'tasks', 'task_counts', 'posts', 'a'.repeat(500)])] }); },
   },
   { name: 'unknown-query', weight: 1, applies: () => true, apply: (d) => { d.query.push({ key: d.random.pick(['foo', 'limit', 'skip', 'page', 'sort', 'include', 'cursor', '', '%00', 'a%ZZ']), value: [d.random.pick(QUERY_VALUES)] }); } },
   // Bodies.
