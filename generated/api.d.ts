@@ -3484,7 +3484,7 @@ export interface components {
          *     answers the new version's strong tag, ready for the next `If-Match`.
          */
         ETag: string;
-        /** @description When the item (or the newest item of the page) last changed. */
+        /** @description When the item (or the newest item of the page) last changed. Not sent with `include`, whose embedded resources change without it. */
         "Last-Modified": string;
         /** @description `private, no-cache` on authenticated reads: caches must revalidate with the ETag. */
         "Cache-Control": string;

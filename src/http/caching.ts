@@ -84,14 +84,21 @@ function httpDateSeconds(value: string | undefined): number | undefined {
   return Number.isNaN(time) ? undefined : Math.floor(time / 1000);
 }
 
-/** A page: a weak tag of its content (or the one given), Last-Modified from its newest item. */
-export function sendPage(res: Response, body: unknown, items: readonly Versioned[], etag: string = contentTag(body)): void {
-  sendRead(res, body, { etag, lastModified: newestChange(items) });
+/**
+ * A page: a weak tag of its content (or the one given), Last-Modified from its newest item. With
+ * `include`, the page embeds other resources whose changes no item's `updated_at` follows: then
+ * it has no Last-Modified, and only its ETag says whether it changed.
+ */
+export function sendPage(res: Response, body: unknown, items: readonly Versioned[], options: { etag?: string; embeds?: unknown } = {}): void {
+  sendRead(res, body, { etag: options.etag ?? contentTag(body), ...(options.embeds ? {} : { lastModified: newestChange(items) }) });
 }
 
-/** One item: its version's strong tag, or a weak tag of `reshaped` when `fields`/`include` changed what is sent. */
-export function sendItem(res: Response, item: Versioned, body: unknown, reshaped?: unknown): void {
-  sendRead(res, body, { etag: reshaped === undefined ? versionTag(item) : contentTag(reshaped), lastModified: item.updated_at });
+/**
+ * One item: its version's strong tag, or a weak tag of `reshaped` when `fields`/`include` changed
+ * what is sent; without Last-Modified when `include` embeds other resources (as for a page).
+ */
+export function sendItem(res: Response, item: Versioned, body: unknown, reshaped?: unknown, embeds?: unknown): void {
+  sendRead(res, body, { etag: reshaped === undefined ? versionTag(item) : contentTag(reshaped), ...(embeds ? {} : { lastModified: item.updated_at }) });
 }
 
 /** The newest `updated_at` of a page, for its Last-Modified. */

@@ -165,6 +165,25 @@ describeEachDatabase('include=task_counts on agents', (get) => {
     expect(after.body.data[0].task_counts).toEqual({ ...NONE, running: 1 });
   });
 
+  it('when include embeds counts, then no Last-Modified is sent, and If-Modified-Since alone never answers stale counts with 304', async () => {
+    const owner = await get().signUp();
+    const agent = await createAgent(owner, 'dated');
+    const task = await createTask(owner, agent.id, 'to cancel');
+    const bare = await owner.http.get(`/api/v1/agents/${agent.id}`).expect(200);
+    expect(bare.headers['last-modified']).toEqual(expect.any(String));
+    const since = new Date(Date.now() + 60_000).toUTCString();
+
+    for (const path of [`/api/v1/agents/${agent.id}?include=task_counts`, '/api/v1/agents?include=task_counts']) {
+      const before = await owner.http.get(path).expect(200);
+      expect(before.headers['last-modified']).toBeUndefined();
+    }
+    await owner.http.patch(`/api/v1/agents/${agent.id}/tasks/${task.id}`).send({ status: 'cancelled' }).expect(200);
+    const after = await owner.http.get(`/api/v1/agents/${agent.id}?include=task_counts`).set('If-Modified-Since', since).expect(200);
+    expect(after.body.data.task_counts).toEqual({ ...NONE, cancelled: 1 });
+    // The agent alone still answers 304 to a date after its last change.
+    await owner.http.get(`/api/v1/agents/${agent.id}`).set('If-Modified-Since', since).expect(304);
+  });
+
   it('when include names something else, then 400 says which parameter', async () => {
     const res = await get().http.get('/api/v1/agents?include=task_count');
     expect(res.status).toBe(400);

@@ -12,7 +12,7 @@ export function agentHandlers(store: Store, limits: ServiceLimits, pathTo: PathT
   const list: Handler<'listAgents'> = async (req, res) => {
     const { skip = 0, limit = 100, status } = req.query;
     const { items } = await agents.listAgents(store, principalOf(req), offsetQuery(skip, limit, status));
-    sendPage(res, items, items, pageTag(items));
+    sendPage(res, items, items, { etag: pageTag(items) });
   };
   const create: Handler<'createAgent'> = async (req, res) => {
     const agent = await agents.createAgent(store, principalOf(req), req.body, limits.quotas);

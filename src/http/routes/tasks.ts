@@ -13,7 +13,7 @@ export function taskHandlers(store: Store, limits: ServiceLimits, pathTo: PathTo
   const list: Handler<'listTasks'> = async (req, res) => {
     const { skip = 0, limit = 100, status } = req.query;
     const { items } = await tasks.listTasks(store, principalOf(req), req.params.agent_id, offsetQuery(skip, limit, status, limits.maxResponseBytes));
-    sendPage(res, items, items, pageTag(items));
+    sendPage(res, items, items, { etag: pageTag(items) });
   };
   const create: Handler<'createTask'> = async (req, res) => {
     const task = await tasks.createTask(store, principalOf(req), req.params.agent_id, req.body, limits.quotas, wakeups);

@@ -30,7 +30,7 @@ export function v1AgentHandlers(store: Store, limits: ServiceLimits, pathTo: Pat
     const page = await agents.listAgents(store, principalOf(req), toListQuery(req.query, 'cursor', '-created_at'));
     const data = (await withIncluded(page.items, include)).map((agent) => pickFields(agent, fields, include));
     const body = { data, meta: cursorMeta(page) };
-    sendPage(res, body, page.items);
+    sendPage(res, body, page.items, { embeds: include });
   };
   const createAgent: Handler<'createAgentV1'> = async (req, res) => {
     const agent = await agents.createAgent(store, principalOf(req), req.body, limits.quotas);
@@ -41,7 +41,7 @@ export function v1AgentHandlers(store: Store, limits: ServiceLimits, pathTo: Pat
     const agent = await agents.getAgent(store, principalOf(req), req.params.agent_id);
     const [shaped] = await withIncluded([agent], include);
     const data = pickFields(shaped ?? agent, fields, include);
-    sendItem(res, agent, envelope(data), fields || include ? data : undefined);
+    sendItem(res, agent, envelope(data), fields || include ? data : undefined, include);
   };
   const replaceAgent: Handler<'replaceAgentV1'> = async (req, res) => {
     const agent = await agents.replaceAgent(store, principalOf(req), req.params.agent_id, req.body, ifMatch<Agent>(req.get('if-match')));

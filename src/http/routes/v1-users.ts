@@ -26,7 +26,7 @@ export function v1UserHandlers(store: Store, limits: ServiceLimits, passwords: P
     const page = await users.listUsers(store, principalOf(req), query);
     const data = (await withPosts(page.items, include)).map((user) => pickFields(user, fields, include));
     const body = { data, meta: pageMeta(page, query) };
-    sendPage(res, body, page.items);
+    sendPage(res, body, page.items, { embeds: include });
   };
   const signUp: Handler<'signUp'> = async (req, res) => {
     const user = await users.signUp(store, req.body);
@@ -37,7 +37,7 @@ export function v1UserHandlers(store: Store, limits: ServiceLimits, passwords: P
     const user = await users.getUser(store, principalOf(req), req.params.user_id);
     const [shaped] = await withPosts([user], include);
     const data = pickFields(shaped ?? user, fields, include);
-    sendItem(res, user, envelope(data), fields || include ? data : undefined);
+    sendItem(res, user, envelope(data), fields || include ? data : undefined, include);
   };
   const replace: Handler<'replaceUser'> = async (req, res) => {
     const user = await users.replaceUser(store, principalOf(req), req.params.user_id, req.body, passwords.reauthenticate(clientKeyOf(req)), ifMatch<User>(req.get('if-match')));
