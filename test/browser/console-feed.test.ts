@@ -264,7 +264,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       await page.getByRole('button', { name: 'Add webhook' }).click();
 
       const box = page.getByRole('region', { name: 'Signing secret of your new webhook' });
-      const secret = await textOf(box.getByLabel('Signing secret'));
+      const secret = await box.getByLabel('Signing secret').inputValue();
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       expect(await textOf(box)).toContain('it will not be shown again');
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Signing secret of your new webhook');
@@ -341,7 +341,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       await card.getByRole('button', { name: 'Delete' }).click();
       const confirm = card.getByRole('button', { name: 'Confirm delete' });
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Confirm delete');
-      await card.getByRole('button', { name: 'Keep it' }).click();
+      await card.getByRole('button', { name: /^Keep/ }).click();
       expect(await confirm.count()).toBe(0);
       await owner.http.get(`/api/v1/webhooks/${webhook.id}`).expect(200);
 

@@ -1,8 +1,9 @@
 // What the webhook list and a webhook's own page share: how its event types read, and the
 // controls that change it (enable or disable, delete after a second click).
 import type { components } from '@agent-fleet/client';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, messageOf } from '../../api';
+import { ConfirmAction } from '../confirm-action';
 import { Problem, StatusBadge } from '../ui';
 
 export type Webhook = components['schemas']['Webhook'];
@@ -44,56 +45,26 @@ export function EnabledToggle({ webhook, onChanged }: { webhook: Webhook; onChan
   );
 }
 
-/** Deletes the endpoint on a second, explicit click; Escape or "Keep it" steps back. */
+/** Deletes the endpoint on a second, explicit click. */
 export function DeleteWebhook({ webhook, onDeleted }: { webhook: Webhook; onDeleted: () => void }) {
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | undefined>(undefined);
-  const confirm = useRef<HTMLButtonElement>(null);
-  const start = useRef<HTMLButtonElement>(null);
-  const asked = useRef(false);
-  useEffect(() => {
-    if (confirming) confirm.current?.focus();
-    else if (asked.current) start.current?.focus();
-  }, [confirming]);
-  const remove = async () => {
-    setBusy(true);
-    setProblem(undefined);
+  const remove = async (): Promise<string | undefined> => {
     try {
       const { error, response } = await api.DELETE('/api/v1/webhooks/{webhook_id}', { params: { path: { webhook_id: webhook.id } } });
       // Already gone (deleted elsewhere) is what was asked for.
       if (!response.ok && response.status !== 404) throw error;
       onDeleted();
+      return undefined;
     } catch (failure) {
-      setProblem(messageOf(failure, 'The webhook could not be deleted. Please try again.'));
-      setBusy(false);
+      return messageOf(failure, 'The webhook could not be deleted. Please try again.');
     }
   };
-  if (!confirming) {
-    return (
-      <button
-        type="button"
-        class="secondary danger"
-        ref={start}
-        onClick={() => {
-          asked.current = true;
-          setConfirming(true);
-        }}
-      >
-        Delete
-      </button>
-    );
-  }
   return (
-    <div class="confirm" role="group" aria-label="Confirm deleting the webhook" onKeyDown={(event) => event.key === 'Escape' && setConfirming(false)}>
-      <p>Delete this webhook and its delivery log? Nothing more will be sent to it.</p>
-      <button type="button" class="danger" ref={confirm} disabled={busy} onClick={() => void remove()}>
-        Confirm delete
-      </button>
-      <button type="button" class="secondary" disabled={busy} onClick={() => setConfirming(false)}>
-        Keep it
-      </button>
-      {problem && <Problem message={problem} />}
-    </div>
+    <ConfirmAction
+      label="Delete"
+      confirmLabel="Confirm delete"
+      subject={`webhook ${webhook.url}`}
+      warning="Delete this webhook and its delivery log? Nothing more will be sent to it."
+      onConfirm={remove}
+    />
   );
 }

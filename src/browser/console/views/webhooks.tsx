@@ -2,11 +2,12 @@
 // new endpoint's signing secret, shown once (it lives in this component's state until "Done";
 // it is never written to storage, the URL or the page's HTML).
 import type { FleetEventType } from '@agent-fleet/client';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, messageOf } from '../../api';
 import { useLoad } from '../load';
 import { hrefOf } from '../route';
-import { CopyButton, Empty, Loading, Problem, Time, ViewHeading } from '../ui';
+import { SecretOnce } from '../secret-once';
+import { Empty, Loading, Problem, Time, ViewHeading } from '../ui';
 import { EVENT_TYPES } from './events-feed';
 import { DeleteWebhook, EnabledBadge, EnabledToggle, typesText, type Webhook, type WebhookCreated } from './webhooks-parts';
 
@@ -114,30 +115,16 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookCreated) =>
 }
 
 /** The signing secret of the endpoint just made: shown here once, gone for good with "Done". */
-function SecretOnce({ created, onDone }: { created: { url: string; secret: string }; onDone: () => void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+function WebhookSecret({ created, onDone }: { created: { url: string; secret: string }; onDone: () => void }) {
   return (
-    <section class="secret-once" aria-labelledby="webhook-secret-title">
-      <h2 id="webhook-secret-title" tabIndex={-1} ref={heading}>
-        Signing secret of your new webhook
-      </h2>
+    <SecretOnce title="Signing secret of your new webhook" label="Signing secret" secret={created.secret} onDone={onDone}>
       <p class="secret-for">
         For <span class="webhook-url">{created.url}</span>
       </p>
       <p>
         <strong>Copy it now: it will not be shown again.</strong> Your receiver checks each delivery's <code>webhook-signature</code> with it (Standard Webhooks).
       </p>
-      <code class="secret-value" aria-label="Signing secret">
-        {created.secret}
-      </code>
-      <div class="secret-actions">
-        <CopyButton text={created.secret} label="Copy secret" />
-        <button type="button" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </section>
+    </SecretOnce>
   );
 }
 
@@ -180,7 +167,7 @@ export function WebhooksView() {
         tried again, by default for about a day.
       </p>
       {created && (
-        <SecretOnce
+        <WebhookSecret
           created={created}
           onDone={() => {
             setCreated(undefined);

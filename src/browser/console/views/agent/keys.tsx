@@ -2,11 +2,12 @@
 // key's secret, shown once. The secret lives only in this component's state: never in storage, the
 // URL or the keys list, and it is gone once the person says "Done" or leaves the view.
 import type { components } from '@agent-fleet/client';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, messageOf } from '../../../api';
 import { useLoad } from '../../load';
-import { CopyButton, Empty, Loading, Problem, StatusBadge, Time } from '../../ui';
-import { ConfirmAction } from './confirm-action';
+import { Empty, Loading, Problem, StatusBadge, Time } from '../../ui';
+import { ConfirmAction } from '../../confirm-action';
+import { SecretOnce } from '../../secret-once';
 
 type AgentKey = components['schemas']['AgentKey'];
 type AgentKeyScope = components['schemas']['AgentKeyScope'];
@@ -101,31 +102,16 @@ function KeyItem({ agentKey, onChanged }: { agentKey: AgentKey; onChanged: (key:
 }
 
 function SecretBox({ created, onDone }: { created: NewSecret; onDone: () => void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   return (
-    <div class="secret-box" role="region" aria-labelledby="secret-title">
-      <h3 id="secret-title" tabIndex={-1} ref={heading}>
-        Copy the secret of “{created.name}” now
-      </h3>
+    <SecretOnce title={`Copy the secret of “${created.name}” now`} label="Secret" secret={created.secret} onDone={onDone} level={3}>
       <p>
         <strong>It will not be shown again:</strong> the service keeps only a digest of it. Give it to the agent’s worker as its <code>X-API-Key</code> header, or
-        exchange it at <code>POST /token</code> (client credentials, with the key id below as <code>client_id</code>).
+        exchange it at <code>POST /token</code> (client credentials, with the key id as <code>client_id</code>).
       </p>
-      <label>
-        Secret
-        <input class="secret" readOnly value={created.secret} autocomplete="off" spellcheck={false} onFocus={(event) => event.currentTarget.select()} />
-      </label>
-      <div class="secret-actions">
-        <CopyButton text={created.secret} label="Copy secret" />
-        <button type="button" onClick={onDone}>
-          Done
-        </button>
-      </div>
       <p class="muted">
         Key id: <code>{created.id}</code>
       </p>
-    </div>
+    </SecretOnce>
   );
 }
 

@@ -3,7 +3,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, messageOf } from '../../../api';
 import { JsonBlock, StatusBadge, Time } from '../../ui';
-import { ConfirmAction } from './confirm-action';
+import { ConfirmAction } from '../../confirm-action';
 import type { Task } from './task-list';
 
 /** The first characters of a result, on one line: the details hold the whole of it. */

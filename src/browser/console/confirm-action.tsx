@@ -1,7 +1,7 @@
 // A destructive action asked twice, inline: the first button turns into "Confirm …" and "Keep", so
 // that a stray click or Enter changes nothing, and no browser dialog is needed.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Problem } from '../../ui';
+import { Problem } from './ui';
 
 interface ConfirmActionProps {
   /** The first button, e.g. "Cancel task". */
@@ -12,9 +12,11 @@ interface ConfirmActionProps {
   subject: string;
   /** Does it; resolves with what to tell the person when it was refused. */
   onConfirm: () => Promise<string | undefined>;
+  /** What confirming does, said while asking (e.g. what else goes with it). */
+  warning?: string;
 }
 
-export function ConfirmAction({ label, confirmLabel, subject, onConfirm }: ConfirmActionProps) {
+export function ConfirmAction({ label, confirmLabel, subject, onConfirm, warning }: ConfirmActionProps) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | undefined>(undefined);
@@ -44,6 +46,7 @@ export function ConfirmAction({ label, confirmLabel, subject, onConfirm }: Confi
     <div class="confirm-action">
       {asking ? (
         <>
+          {warning && <p class="confirm-warning">{warning}</p>}
           <button type="button" class="secondary danger" ref={confirm} disabled={busy} onClick={() => void go()} aria-label={`${confirmLabel}: ${subject}`}>
             {confirmLabel}
           </button>
