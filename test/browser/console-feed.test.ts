@@ -6,6 +6,10 @@ import { scrollsSideways, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld }
 import type { SignedInUser } from '../support/harness';
 import { eventually, startReceiver, startTestEngine, type Receiver } from '../support/webhooks';
 
+// Whole journeys in Chromium: on two busy cores (the other suites run beside them) one can take
+// longer than jest's default 30 s.
+jest.setTimeout(60_000);
+
 type ApiEvent = { id: string; type: string; agent_id: string; task_id: string | null; data: Record<string, unknown> };
 type ApiDelivery = { id: string; status: string; attempts: number; last_status_code: number | null; next_attempt_at: string | null; event_type: string };
 

@@ -18,6 +18,10 @@ import { createLogger } from '../../src/logger';
 import { HOSTILE_README } from '../support/hostile-markdown';
 import { openTestDatabase, startTestApp, testConfig, type TestApp } from '../support/harness';
 
+// Whole journeys in Chromium: on two busy cores (the other suites run beside them) one can take
+// longer than jest's default 30 s.
+jest.setTimeout(60_000);
+
 const ROOT_TAGS = ['agents', 'tasks', 'health', 'auth'];
 
 function parseCsp(header: string | undefined): Map<string, string[]> {

@@ -257,7 +257,8 @@ describe('createWorker against an in-memory lease server', () => {
         if (task.title === 'broken') throw new PermanentError('the input is not a document');
         throw Object.assign(new Error('quota of the model provider'), { retry: false });
       });
-      await until(() => server.outcomes.size === 3);
+      // The server records an outcome before the worker hears its answer and says so.
+      await until(() => server.outcomes.size === 3 && eventsOf('failed').length === 3);
       expect(server.outcomes.get(retried)).toEqual({ status: 'failed', error: 'the model timed out', retry: true });
       expect(server.outcomes.get(permanent)).toEqual({ status: 'failed', error: 'the input is not a document', retry: false });
       expect(server.outcomes.get(marked)).toEqual({ status: 'failed', error: 'quota of the model provider', retry: false });

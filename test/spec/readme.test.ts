@@ -219,7 +219,7 @@ describe('the reference pages', () => {
     expect(start).toContain('href="/client"');
     expect(body.indexOf('getting-started')).toBeLessThan(body.search(/<div id="swagger-ui">|<redoc /));
     // Styled by a file of the service's own, not inline.
-    const sheet = /<link rel="stylesheet" href="([^"]*docs\.css)">/.exec(res.text)?.[1];
+    const sheet = /<link rel="stylesheet" href="(\/assets\/docs-[^"]+\.css)">/.exec(res.text)?.[1];
     expect(sheet).toBe(assetPath('docs.css'));
     const css = await app.http.get(sheet!);
     expect(css.status).toBe(200);
