@@ -4,6 +4,9 @@ import { createStore } from '../../src/data/store';
 import { describeEachDatabase } from '../support/harness';
 import { openEventStream, type EventStreamReader } from '../support/event-stream-client';
 
+/** How long committing megabytes of events and the cut-off may take together, on a loaded machine. */
+const CUT_OFF_WITHIN_MS = 25_000;
+
 /** A stream reader that reads the answer's head and then nothing more: its socket stays paused. */
 interface StuckReader {
   status: number;
@@ -120,10 +123,11 @@ describeEachDatabase(
 
       // Commit events of about 61 KiB each, a few at a time, until the slot comes back or 8 MiB
       // were committed (more than the kernel's buffers and the bound hold together), then wait.
+      // On two busy cores (CI runs Chromium beside this) the commits alone can take 10 s.
       const started = Date.now();
       let created = 0;
       let reopened: EventStreamReader | { status: number } = { status: 429 };
-      while (Date.now() - started < 10_000) {
+      while (Date.now() - started < CUT_OFF_WITHIN_MS) {
         if (created * INPUT.blob.length < 8 * ONE_MIB) {
           await Promise.all(
             Array.from({ length: 8 }, (_, index) => watcher.http.post(`/api/v1/agents/${agent.id}/tasks`).send({ title: `big ${created + index}`, input: INPUT }).expect(201)),
@@ -140,7 +144,7 @@ describeEachDatabase(
       // The slot was given back: the stuck stream is no longer counted.
       expect(reopened.status).toBe(200);
       expect(committedBytes).toBeGreaterThan(ONE_MIB);
-      expect(cutOffMs).toBeLessThan(10_000);
+      expect(cutOffMs).toBeLessThan(CUT_OFF_WITHIN_MS);
 
       // The service still answers, on other connections and on the new stream.
       const read = await fetch(`${base}/api/v1/agents/${agent.id}`, { headers: { Authorization: `Bearer ${watcher.token}` } });
@@ -163,7 +167,7 @@ describeEachDatabase(
       expect(reader.bodyBytes()).toBeLessThan(ONE_MIB);
       // More than the bound waited for it when it was cut off.
       expect(committedBytes - reader.bodyBytes()).toBeGreaterThan(ONE_MIB);
-    });
+    }, 60_000);
 
     it('when a reader stops reading while small events pile up, then it is cut off once more than a thousand of them wait undrained, whatever their size', async () => {
       const { watcher, agent, query, reader } = await watchWithStuckReader('chatty');
@@ -189,7 +193,7 @@ describeEachDatabase(
       clearTimeout(timer);
       expect(end).not.toBe('still open');
       expect(reader.bodyBytes()).toBeLessThan(ONE_MIB);
-    });
+    }, 60_000);
 
     it('when a burst of 2,000 events is committed at once, then a reader that reads gets every one of them and is not cut off', async () => {
       const watcher = await get().signUp();
