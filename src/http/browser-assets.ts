@@ -1,16 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NextFunction, Response } from 'express';
+import { CONTENT_TYPES } from './static-files';
 
 /** Where `npm run build:browser` writes the pages' bundles: dist/browser, from src/http and from dist/http alike. */
 export const BROWSER_ASSETS_DIR = path.resolve(__dirname, '..', '..', 'dist', 'browser');
-
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon',
-};
 
 /** A hashed name changes with the content, so a browser may keep the file for good. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -41,7 +35,7 @@ export function loadBrowserAssets(dir = BROWSER_ASSETS_DIR): BrowserAssets {
   const fileNamed = (file: string) => {
     let found = loaded.get(file);
     if (!found) {
-      found = { body: readFileSync(path.join(dir, file)), type: TYPES[path.extname(file)] ?? 'application/octet-stream' };
+      found = { body: readFileSync(path.join(dir, file)), type: CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream' };
       loaded.set(file, found);
     }
     return found;

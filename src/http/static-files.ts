@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NextFunction, Response } from 'express';
 
-const TYPES: Record<string, string> = {
+/** The content type of each kind of file the service serves, by extension. */
+export const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
 };
 
 /**
@@ -16,7 +19,7 @@ const TYPES: Record<string, string> = {
 export function serveFixedFiles(files: Record<string, string>): (req: { params: { file: string } }, res: Response, next: NextFunction) => void {
   const loaded = new Map(
     Object.entries(files).map(([name, file]) => {
-      const type = TYPES[path.extname(file)];
+      const type = CONTENT_TYPES[path.extname(file)];
       if (!type) throw new Error(`no content type for ${file}`);
       return [name, { body: readFileSync(file), type }] as const;
     }),

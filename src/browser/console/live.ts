@@ -18,6 +18,12 @@ function setState(next: LiveState): void {
   for (const listener of stateListeners) listener(state);
 }
 
+/** What an event says changed (its `data` without `previous_status`), to lay over what is shown. */
+export function changesOf<T>(event: FleetEvent): Partial<T> {
+  const { previous_status: _previous, ...fields } = event.data as Record<string, unknown>;
+  return fields as Partial<T>;
+}
+
 /** Opens the page's stream; called once at start. */
 export async function followEvents(signal: AbortSignal): Promise<void> {
   try {

@@ -3,7 +3,7 @@
 import type { components, FleetEvent } from '@agent-fleet/client';
 import { AgentFleetError } from '@agent-fleet/client';
 import { api } from '../../api';
-import { useEvents } from '../live';
+import { changesOf, useEvents } from '../live';
 import { useLoad } from '../load';
 import { hrefOf } from '../route';
 import { CopyButton, Empty, Loading, Problem, StatusBadge, ViewHeading } from '../ui';
@@ -25,8 +25,7 @@ export function applyAgentEvent(agent: Agent | null, event: FleetEvent): Agent |
   if (agent === null || event.agent_id !== agent.id) return agent;
   if (event.type === 'agent.deleted') return null;
   if (event.type !== 'agent.updated') return agent;
-  const { previous_status: _previous, ...fields } = event.data as Record<string, unknown>;
-  return { ...agent, ...(fields as Partial<Agent>), id: agent.id };
+  return { ...agent, ...changesOf<Agent>(event), id: agent.id };
 }
 
 function NoSuchAgent() {
@@ -55,14 +54,18 @@ export function AgentView({ agentId }: { agentId: string }) {
   );
 
   if (agent.data === null) return <NoSuchAgent />;
-  if (agent.data === undefined) {
+  const shown = agent.data;
+  const back = (
+    <p class="back">
+      <a href={hrefOf.fleet()}>
+        <span aria-hidden="true">← </span>Your fleet
+      </a>
+    </p>
+  );
+  if (shown === undefined) {
     return (
       <section class="agent-view">
-        <p class="back">
-          <a href={hrefOf.fleet()}>
-          <span aria-hidden="true">← </span>Your fleet
-        </a>
-        </p>
+        {back}
         {agent.error ? (
           <>
             <ViewHeading>This agent could not be loaded</ViewHeading>
@@ -74,14 +77,9 @@ export function AgentView({ agentId }: { agentId: string }) {
       </section>
     );
   }
-  const shown = agent.data;
   return (
     <section class="agent-view">
-      <p class="back">
-        <a href={hrefOf.fleet()}>
-          <span aria-hidden="true">← </span>Your fleet
-        </a>
-      </p>
+      {back}
       <header class="agent-header">
         <ViewHeading>{shown.name}</ViewHeading>
         <StatusBadge status={shown.status} />

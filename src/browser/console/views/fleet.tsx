@@ -3,7 +3,7 @@
 import type { components, FleetEvent } from '@agent-fleet/client';
 import { useState } from 'preact/hooks';
 import { api, messageOf } from '../../api';
-import { useEvents } from '../live';
+import { changesOf, useEvents } from '../live';
 import { useLoad } from '../load';
 import { hrefOf } from '../route';
 import { Empty, Loading, Problem, StatusBadge, ViewHeading } from '../ui';
@@ -40,7 +40,7 @@ export function applyFleetEvent(agents: Agent[], event: FleetEvent): Agent[] {
   if (event.type === 'agent.deleted') return agents.filter((agent) => agent.id !== event.agent_id);
   return agents.map((agent) => {
     if (agent.id !== event.agent_id) return agent;
-    if (event.type === 'agent.updated') return { ...agent, ...(data as Partial<Agent>), id: agent.id };
+    if (event.type === 'agent.updated') return { ...agent, ...changesOf<Agent>(event), id: agent.id };
     const counts = { ...(agent.task_counts ?? NO_TASKS) };
     const from = event.type === 'task.created' ? undefined : event.type === 'task.deleted' ? data['status'] : data['previous_status'];
     const to = event.type === 'task.deleted' ? undefined : data['status'];

@@ -2,6 +2,7 @@
 // (which patch the list at once) until the next read reconciles it.
 import type { components, FleetEvent } from '@agent-fleet/client';
 import { api } from '../../../api';
+import { changesOf } from '../../live';
 
 export type Task = components['schemas']['TaskResource'];
 export type TaskStatus = components['schemas']['TaskStatus'];
@@ -74,6 +75,5 @@ export function applyTaskEvent(list: TaskList, agentId: string, event: FleetEven
   const taskId = event.task_id;
   if (event.type === 'task.created') return insertTasks(list, [event.data as unknown as Task], 'start');
   if (event.type === 'task.deleted') return { ...list, tasks: list.tasks.filter((task) => task.id !== taskId) };
-  const { previous_status: _previous, ...fields } = event.data as Record<string, unknown>;
-  return patchTask(list, taskId, fields as Partial<Task>);
+  return patchTask(list, taskId, changesOf<Task>(event));
 }
