@@ -110,16 +110,43 @@ export function armResponseCheck(check: ResponseCheck): RequestHandler {
 /**
  * The app's `res.json` runs the armed check once, on the handler's answer or the error that
  * replaced it (5xx answers are not checked: they are the service's own failures). A body api.yaml
- * does not allow throws the validator's 500 to whoever called `res.json`.
+ * does not allow throws the validator's 500 to whoever called `res.json`. The answer is then
+ * written by writeJson, not by Express's `res.send`.
  */
 export function checkResponsesOf(app: Express): void {
-  const json = app.response.json;
   app.response.json = function checkedJson(this: Response, body?: unknown) {
     const check = this.req.responseCheck;
     if (check !== undefined) {
       this.req.responseCheck = undefined;
       if (this.statusCode < 500 && !this.headersSent) check(this.req, this, body);
     }
-    return json.call(this, body);
+    return writeJson(this, body);
   };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A JSON answer as Express's `res.json` gives it (its type, `charset=utf-8`, Content-Length; no
+ * body for HEAD, 204 or 304), in one write: `res.send` turns the text into a Buffer, which Node
+ * then sends apart from the header block (a writev per answer), and parses the Content-Type again.
+ * The app sets no ETag by Express and no JSON replacer or spacing, so nothing else of `res.send` applies.
+ */
+export function writeJson(res: Response, body: unknown): Response {
+  const status = res.statusCode;
+  if (status === 204 || status === 304) {
+    res.removeHeader('Content-Type');
+    res.removeHeader('Content-Length');
+    res.removeHeader('Transfer-Encoding');
+    res.end();
+    return res;
+  }
+  const text = JSON.stringify(body) ?? '';
+  const type = res.getHeader('Content-Type');
+  if (type === undefined) res.setHeader('Content-Type', JSON_TYPE);
+  else if (!/;\s*charset=/i.test(String(type))) res.setHeader('Content-Type', `${String(type)}; charset=utf-8`);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  if (res.req.method === 'HEAD') res.end();
+  else res.end(text);
+  return res;
 }
