@@ -1,5 +1,6 @@
-import type { Request, RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { ipKeyGenerator, rateLimit, type RateLimitInfo, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { ThrottleBackend } from '../auth/sign-in-throttle';
 import type { RateLimit, RateLimits } from '../config/config';
@@ -86,30 +87,37 @@ export function createRateLimiters({ limits, metrics, logger, redis, stores }: R
     }
     return stores?.rateLimitStore(name);
   };
-  const limiter = (name: Budget, limit: RateLimit): RateLimitRequestHandler =>
-    rateLimit({
+  const limiter = (name: Budget, limit: RateLimit): RequestHandler => {
+    const count = rateLimit({
       windowMs: limit.windowMs,
       limit: limit.max,
       identifier: name,
-      standardHeaders: 'draft-8',
+      // The draft-8 headers are written below, with the partition key of each counter hashed once.
+      standardHeaders: false,
       legacyHeaders: false,
       keyGenerator: keyOf,
       // Its source-text check cannot see that keyOf groups IPv6 addresses (with ipKeyGenerator).
       validate: { keyGeneratorIpFallback: false },
       store: storeFor(name),
       // An unreachable Redis (or a cluster primary that does not answer) must not take the API
-      // down: requests pass (Redis's circuit breaker logs the outage).
+      // down: requests pass uncounted, without headers (Redis's circuit breaker logs the outage).
       passOnStoreError: true,
       logger: {
         warn: (error, message) => logger.warn({ err: error }, message ?? 'rate limiter warning'),
         error: (error, message) => logStoreError(error, message ?? 'rate limiter error'),
       },
-      handler: (_req, res, next) => {
+      handler: (req, res, next) => {
         metrics.rateLimitHits.inc({ limiter: name });
-        next(rateLimited(Number(res.getHeader('Retry-After')) || Math.ceil(limit.windowMs / 1000)));
+        next(rateLimited(writeRateLimitHeaders(res, name, limit.windowMs, req.rateLimit)));
       },
     });
-  const limiters: Record<Budget, RateLimitRequestHandler> = {
+    return (req, res, next) =>
+      count(req, res, (error?: unknown) => {
+        if (error === undefined && req.rateLimit !== undefined) writeRateLimitHeaders(res, name, limit.windowMs, req.rateLimit);
+        next(error);
+      });
+  };
+  const limiters: Record<Budget, RequestHandler> = {
     api: limiter('api', limits.api),
     root: limiter('root', limits.root),
     'service-key': limiter('service-key', limits.serviceKey),
@@ -133,6 +141,39 @@ export function createRateLimiters({ limits, metrics, logger, redis, stores }: R
     };
   };
   return { guard };
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** What express-rate-limit counted for this request; absent when its store failed. */
+    rateLimit?: RateLimitInfo;
+  }
+}
+
+/** Counters whose partition keys are kept: enough for every client active at once, in bounded memory. */
+const CACHED_PARTITION_KEYS = 10_000;
+const partitionKeys = new Map<string, string>();
+
+/**
+ * The draft-8 `RateLimit` and `RateLimit-Policy` fields, as express-rate-limit writes them, with
+ * the partition key (`pk`, the first 12 hex digits of the counter key's SHA-256, never the key
+ * itself) hashed once per counter instead of once per request. Answers the seconds until the
+ * window resets.
+ */
+function writeRateLimitHeaders(res: Response, name: string, windowMs: number, info: RateLimitInfo | undefined): number {
+  const windowSeconds = Math.ceil(windowMs / 1000);
+  if (info === undefined) return windowSeconds;
+  const resetSeconds = info.resetTime ? Math.max(0, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds;
+  if (res.headersSent) return resetSeconds;
+  let partitionKey = partitionKeys.get(info.key);
+  if (partitionKey === undefined) {
+    partitionKey = Buffer.from(createHash('sha256').update(info.key).digest('hex').slice(0, 12)).toString('base64');
+    if (partitionKeys.size >= CACHED_PARTITION_KEYS) partitionKeys.delete(partitionKeys.keys().next().value as string);
+    partitionKeys.set(info.key, partitionKey);
+  }
+  res.appendHeader('RateLimit', `"${name}"; r=${info.remaining}; t=${resetSeconds}`);
+  res.appendHeader('RateLimit-Policy', `"${name}"; q=${info.limit}; w=${windowSeconds}; pk=:${partitionKey}:`);
+  return resetSeconds;
 }
 
 /**
