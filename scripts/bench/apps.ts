@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, symlinkSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +64,26 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Another checkout of the service to run (its dist/ built): the before of a before-and-after. */
   root?: string;
+}
+
+/**
+ * An earlier revision's sources, built once into .bench/baseline-<sha>/ (its dist/ and, where it
+ * has pages, dist/browser), sharing this checkout's node_modules: the before of a before-and-after.
+ */
+export function buildBaseline(revision: string, benchDir: string): { root: string; commit: string } {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  const sha = git('rev-parse', '--verify', `${revision}^{commit}`);
+  const root = path.join(benchDir, `baseline-${sha.slice(0, 12)}`);
+  if (!existsSync(path.join(root, 'dist', 'process', 'server.js'))) {
+    rmSync(root, { recursive: true, force: true });
+    mkdirSync(root, { recursive: true });
+    execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C "${root}"`], { cwd: ROOT, stdio: 'inherit' });
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+    const pages = path.join(root, 'scripts', 'build-browser.ts');
+    if (existsSync(pages)) execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [pages], { cwd: root, stdio: 'inherit' });
+  }
+  return { root, commit: `${sha.slice(0, 7)} (${git('log', '-1', '--format=%s', sha).slice(0, 80)})` };
 }
 
 /** `npm run build`: the service runs from dist/ as `npm start` runs it. */

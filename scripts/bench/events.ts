@@ -19,11 +19,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { ROOT, startApp, stopApp, type AppSpec, type RunningApp } from './apps';
+import { buildBaseline, ROOT, startApp, stopApp, type AppSpec, type RunningApp } from './apps';
 import { failuresOf, REQUEST_TIMEOUT_S } from './load';
 import { cpuMillisBetween, sampleCpu } from './process-tree';
 import { RAISED_LIMITS as WORK_LOOP_LIMITS, runWorkLoop, type WorkLoopConfig, type WorkLoopOptions, type WorkLoopResult } from './work-loop';
@@ -90,20 +90,6 @@ function defaultBaseline(): string {
   const added = git('log', '--diff-filter=A', '--format=%H', '-1', '--', 'src/data/migrations/008-events.ts');
   if (!added) throw new Error('no commit adds src/data/migrations/008-events.ts: pass --baseline=<revision>');
   return `${added}^`;
-}
-
-/** The baseline's sources, built once into .bench/baseline-<sha>/dist. */
-function buildBaseline(revision: string, benchDir: string): { root: string; commit: string } {
-  const sha = git('rev-parse', '--verify', `${revision}^{commit}`);
-  const root = path.join(benchDir, `baseline-${sha.slice(0, 12)}`);
-  if (!existsSync(path.join(root, 'dist', 'process', 'server.js'))) {
-    rmSync(root, { recursive: true, force: true });
-    mkdirSync(root, { recursive: true });
-    execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C "${root}"`], { cwd: ROOT, stdio: 'inherit' });
-    symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-  }
-  return { root, commit: `${sha.slice(0, 7)} (${git('log', '-1', '--format=%s', sha).slice(0, 80)})` };
 }
 
 async function createAgent(app: RunningApp, apiKey: string): Promise<string> {
