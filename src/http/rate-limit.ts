@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type RateLimitInfo, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, MemoryStore, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { ThrottleBackend } from '../auth/sign-in-throttle';
 import type { RateLimit, RateLimits } from '../config/config';
@@ -60,7 +60,7 @@ export interface RateLimiterOptions {
 }
 
 /**
- * The limiters of DESIGN sections 4 and 8.1. An authenticated request is counted against its
+ * The rate limits. An authenticated request is counted against its
  * credential: a person per user id against the surface's budget (`/api`: the specification's 100
  * per 15 min; the root surface: a generous one), a service key or an agent key against its own
  * budget on either surface. Anonymous requests, every request to an open operation (sign-in and
@@ -87,35 +87,37 @@ export function createRateLimiters({ limits, metrics, logger, redis, stores }: R
     }
     return stores?.rateLimitStore(name);
   };
+  /**
+   * One budget: express-rate-limit's store for it (its MemoryStore, rate-limit-redis's, or the
+   * cluster primary's) counts each request once, and the answer carries the draft-8 headers. A
+   * store that fails (Redis unreachable, a primary that does not answer) lets the request pass,
+   * uncounted and without headers: the limiter must not take the API down.
+   */
   const limiter = (name: Budget, limit: RateLimit): RequestHandler => {
-    const count = rateLimit({
-      windowMs: limit.windowMs,
-      limit: limit.max,
-      identifier: name,
-      // The draft-8 headers are written below, with the partition key of each counter hashed once.
-      standardHeaders: false,
-      legacyHeaders: false,
-      keyGenerator: keyOf,
-      // Its source-text check cannot see that keyOf groups IPv6 addresses (with ipKeyGenerator).
-      validate: { keyGeneratorIpFallback: false },
-      store: storeFor(name),
-      // An unreachable Redis (or a cluster primary that does not answer) must not take the API
-      // down: requests pass uncounted, without headers (Redis's circuit breaker logs the outage).
-      passOnStoreError: true,
-      logger: {
-        warn: (error, message) => logger.warn({ err: error }, message ?? 'rate limiter warning'),
-        error: (error, message) => logStoreError(error, message ?? 'rate limiter error'),
-      },
-      handler: (req, res, next) => {
-        metrics.rateLimitHits.inc({ limiter: name });
-        next(rateLimited(writeRateLimitHeaders(res, name, limit.windowMs, req.rateLimit)));
-      },
-    });
-    return (req, res, next) =>
-      count(req, res, (error?: unknown) => {
-        if (error === undefined && req.rateLimit !== undefined) writeRateLimitHeaders(res, name, limit.windowMs, req.rateLimit);
-        next(error);
-      });
+    const store = storeFor(name) ?? new MemoryStore();
+    // Every store the service uses reads only the window of its options.
+    void Promise.resolve(store.init?.({ windowMs: limit.windowMs } as Options)).catch((error: unknown) => logStoreError(error, 'rate limit store failed to start'));
+    return (req, res, next) => {
+      const key = keyOf(req);
+      let counted: Promise<IncrementResponse>;
+      try {
+        counted = Promise.resolve(store.increment(key));
+      } catch (error) {
+        counted = Promise.reject(error);
+      }
+      counted.then(
+        ({ totalHits, resetTime }) => {
+          const resetSeconds = writeRateLimitHeaders(res, name, limit, { key, remaining: Math.max(limit.max - totalHits, 0), resetTime });
+          if (totalHits <= limit.max) return next();
+          metrics.rateLimitHits.inc({ limiter: name });
+          next(rateLimited(resetSeconds));
+        },
+        (error: unknown) => {
+          logStoreError(error, 'rate limit store failed: request allowed uncounted');
+          next();
+        },
+      );
+    };
   };
   const limiters: Record<Budget, RequestHandler> = {
     api: limiter('api', limits.api),
@@ -143,13 +145,6 @@ export function createRateLimiters({ limits, metrics, logger, redis, stores }: R
   return { guard };
 }
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    /** What express-rate-limit counted for this request; absent when its store failed. */
-    rateLimit?: RateLimitInfo;
-  }
-}
-
 /** Counters whose partition keys are kept: enough for every client active at once, in bounded memory. */
 const CACHED_PARTITION_KEYS = 10_000;
 const partitionKeys = new Map<string, string>();
@@ -160,19 +155,18 @@ const partitionKeys = new Map<string, string>();
  * itself) hashed once per counter instead of once per request. Answers the seconds until the
  * window resets.
  */
-function writeRateLimitHeaders(res: Response, name: string, windowMs: number, info: RateLimitInfo | undefined): number {
-  const windowSeconds = Math.ceil(windowMs / 1000);
-  if (info === undefined) return windowSeconds;
-  const resetSeconds = info.resetTime ? Math.max(0, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds;
+function writeRateLimitHeaders(res: Response, name: string, limit: RateLimit, count: { key: string; remaining: number; resetTime: Date | undefined }): number {
+  const windowSeconds = Math.ceil(limit.windowMs / 1000);
+  const resetSeconds = count.resetTime ? Math.max(0, Math.ceil((count.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds;
   if (res.headersSent) return resetSeconds;
-  let partitionKey = partitionKeys.get(info.key);
+  let partitionKey = partitionKeys.get(count.key);
   if (partitionKey === undefined) {
-    partitionKey = Buffer.from(createHash('sha256').update(info.key).digest('hex').slice(0, 12)).toString('base64');
+    partitionKey = Buffer.from(createHash('sha256').update(count.key).digest('hex').slice(0, 12)).toString('base64');
     if (partitionKeys.size >= CACHED_PARTITION_KEYS) partitionKeys.delete(partitionKeys.keys().next().value as string);
-    partitionKeys.set(info.key, partitionKey);
+    partitionKeys.set(count.key, partitionKey);
   }
-  res.appendHeader('RateLimit', `"${name}"; r=${info.remaining}; t=${resetSeconds}`);
-  res.appendHeader('RateLimit-Policy', `"${name}"; q=${info.limit}; w=${windowSeconds}; pk=:${partitionKey}:`);
+  res.appendHeader('RateLimit', `"${name}"; r=${count.remaining}; t=${resetSeconds}`);
+  res.appendHeader('RateLimit-Policy', `"${name}"; q=${limit.max}; w=${windowSeconds}; pk=:${partitionKey}:`);
   return resetSeconds;
 }
 
