@@ -77,10 +77,20 @@ export function createValidation(document: ApiDocument, options: { validateRespo
     if (!responses) return { request };
     const declared = responsePaths?.[template]?.[method]?.responses ?? {};
     let validators: ResponseValidators | undefined;
+    // By status: the compiled check of a response that can only be JSON, else null.
+    const onlyJson = new Map<number, JsonCheck | null>();
     return {
       request,
       response(req, res, body) {
         validators ??= (responses as unknown as { buildValidators(responses: unknown, key: string): ResponseValidators }).buildValidators(declared, operation.operationId);
+        let check = onlyJson.get(res.statusCode);
+        if (check === undefined) {
+          check = onlyJsonCheckOf(validators, res.statusCode);
+          onlyJson.set(res.statusCode, check);
+        }
+        // The validator's own check would pick that one schema too (no Content-Type set yet, one
+        // type declared); it adds only the wording of a failure, so it runs only on one.
+        if (check !== null && body !== undefined && body !== null && res.getHeader('content-type') === undefined && check({ response: body })) return;
         const contentType = res.getHeader('content-type');
         const accept = req.headers.accept;
         const accepts = contentType ? [String(contentType)] : accept ? accept.split(',').map((type) => type.trim()) : [];
@@ -88,6 +98,18 @@ export function createValidation(document: ApiDocument, options: { validateRespo
       },
     };
   };
+}
+
+type JsonCheck = (data: { response: unknown }) => boolean;
+
+/** The compiled schema of a status whose answer api.yaml declares only as `application/json` (the validator's own choice of status: exact, then `2XX`, then `default`). */
+function onlyJsonCheckOf(validators: ResponseValidators, status: number): JsonCheck | null {
+  // The library types its map loosely: it holds the checks by status, then by media type.
+  const byStatus = validators as unknown as Record<string, Record<string, JsonCheck> | undefined>;
+  const byType = byStatus[String(status)] ?? byStatus[`${String(status)[0]}XX`] ?? byStatus.default;
+  if (byType === undefined) return null;
+  const types = Object.keys(byType);
+  return types.length === 1 && types[0] === 'application/json' ? (byType['application/json'] as JsonCheck) : null;
 }
 
 type ResponseCheck = NonNullable<OperationValidation['response']>;
