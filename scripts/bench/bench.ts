@@ -229,6 +229,9 @@ async function runHttpSuite(options: Options): Promise<void> {
     }
 
     const measurements: Measurement[] = [];
+    // The 1-minute load average after each measurement: the bench itself (an app and autocannon)
+    // keeps it near 2 on 2 cores; well above that, something else shared the machine.
+    const loadDuring: number[] = [];
     for (let round = 1; round <= options.rounds; round++) {
       for (const [index, route] of ROUTES.entries()) {
         // Rotating the order spreads the drift of a shared machine over every app.
@@ -236,6 +239,7 @@ async function runHttpSuite(options: Options): Promise<void> {
         for (const app of order) {
           const m = await measure(app, route, round, options, apiKey);
           measurements.push(m);
+          loadDuring.push(os.loadavg()[0] as number);
           const failed = Object.keys(m.failures).length > 0 ? `  FAILURES ${JSON.stringify(m.failures)}` : '';
           console.log(
             `bench: round ${round} ${route.name.padEnd(22)} ${app.spec.name.padEnd(22)} ${m.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${m.p99Ms.toFixed(1).padStart(6)} ms  ${m.cpuMicrosPerRequest.toFixed(0).padStart(5)} µs CPU/req${failed}`,
@@ -264,6 +268,7 @@ async function runHttpSuite(options: Options): Promise<void> {
         machine: `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, shared with whatever else ran`,
         node: process.version,
         'load average (1/5/15 min)': `before ${loadBefore}; after ${loadAverage()}`,
+        'load average during (1 min, after each measurement)': describeLoad(loadDuring),
         load: `autocannon in the bench process on the same cores, ${options.connections} connections each sending its next request once the last is answered; ${options.rounds} interleaved rounds of ${options.warmupS} s warm-up + ${options.durationS} s measured per route and app; a request unanswered after ${REQUEST_TIMEOUT_S} s is a timeout`,
         data: `${options.seed} agents seeded per app through its own POST; a fresh SQLite file each (WAL, synchronous=FULL); 127.0.0.1 only`,
         'CPU per request': 'utime + stime of the app and all its descendants (/proc/<pid>/stat) over the measured window, per answered request',
@@ -289,6 +294,12 @@ async function runHttpSuite(options: Options): Promise<void> {
   } finally {
     await stopAll();
   }
+}
+
+function describeLoad(samples: number[]): string {
+  if (samples.length === 0) return 'n/a';
+  const sorted = [...samples].sort((a, b) => a - b);
+  return `median ${(sorted[Math.floor(sorted.length / 2)] as number).toFixed(2)}, ${(sorted[0] as number).toFixed(2)}–${(sorted[sorted.length - 1] as number).toFixed(2)} over ${samples.length} measurements`;
 }
 
 main().catch((error: unknown) => {
