@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The Agent Fleet API's conventions (DESIGN.md sections 2 and 4) that Redocly's built-in and
+ * The Agent Fleet API's conventions that Redocly's built-in and
  * configurable rules cannot express, as a Redocly CLI plugin. redocly.yaml loads it and turns each
  * rule on as `agent-fleet/<rule>`; README.md ("Conventions the linter enforces") lists them all.
  *
@@ -23,7 +23,7 @@ const NOT_RESOURCES = [
   // The icon browsers ask for by this name when a document names none.
   { pattern: /^\/favicon\.ico$/, why: "the browsers' icon" },
   // This document and its references (/openapi.json, /docs, /redoc, /client and their files): the
-  // names Swagger UI, ReDoc and DESIGN section 2 use.
+  // names Swagger UI, ReDoc and the conventions use.
   { pattern: /^\/(openapi\.json|docs|redoc|client)(\/|$)/, why: 'the API document or one of its reference pages' },
   // The files of the pages (scripts, style sheets, icons).
   { pattern: /^\/assets\//, why: 'a static file' },
@@ -60,7 +60,7 @@ const VERBS = new Set([
 
 /**
  * Each path belongs to one surface, and the surface decides its error bodies and how it answers
- * validation failures (DESIGN sections 2 and 4):
+ * validation failures:
  * - `/api/...` (the conventions surface, `/api/v1` and `/api/auth`): the `{error: {code, message,
  *   details, requestId}}` envelope, whose `error` is an `ApiErrorObject`; validation is 400.
  * - `/token`: RFC 6749's token endpoint, whose every error is an `OAuthError` (section 5.2); a bad

@@ -22,7 +22,7 @@ export interface AgentKeySignIn {
 }
 
 export interface AgentTokenLifetime {
-  /** The longest an agent token lives (seconds): DESIGN 8.1 says 15 minutes, never beyond ACCESS_TOKEN_TTL. */
+  /** The longest an agent token lives (seconds): 15 minutes, never beyond ACCESS_TOKEN_TTL. */
   maxSeconds: number;
 }
 

@@ -92,7 +92,7 @@ function queryAgentOf(req: Request, ownAgentId: string): string | undefined {
   return typeof named === 'string' ? named : undefined;
 }
 
-/** DESIGN section 3: Authorization alone decides when present; then X-API-Key; then the session cookie. */
+/** Authorization alone decides when present; then X-API-Key; then the session cookie. */
 async function identify(req: Request, schemes: Set<string>, options: AuthenticateOptions, trusted: Set<string>): Promise<Principal> {
   const credential = credentialOf(req, options.cookieName);
   if (credential?.kind === 'bearer') return options.isAgentToken(credential.token) ? agentFromToken(credential.token, options) : userFromToken(credential.token, options);

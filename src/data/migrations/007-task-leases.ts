@@ -4,7 +4,7 @@ const timestamp = (table: Knex.CreateTableBuilder, name: string) =>
   table.timestamp(name, { useTz: true, precision: 3 });
 
 /**
- * The work queue (DESIGN.md 8.2): tasks count their attempts, wait for `available_at` while a retry
+ * The work queue: tasks count their attempts, wait for `available_at` while a retry
  * backs off, carry their worker's progress and the lease that holds them; leases are rows of their
  * own, so a stale worker's lease can be told from the current one.
  */

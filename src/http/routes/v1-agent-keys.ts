@@ -10,7 +10,7 @@ import type { Handler } from '../typed-handler';
 const READ_CACHING = { 'Cache-Control': 'private, no-cache' };
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** An agent's keys (DESIGN 8.1): its owner, an admin or a service key manage them. */
+/** An agent's keys: its owner, an admin or a service key manage them. */
 export function v1AgentKeyHandlers(store: Store, pathTo: PathTo): Pick<OperationHandlers, 'listAgentKeys' | 'createAgentKey' | 'getAgentKey' | 'revokeAgentKey'> {
   const listAgentKeys: Handler<'listAgentKeys'> = async (req, res) => {
     const page = await agentKeys.listAgentKeys(store, principalOf(req), req.params.agent_id, toListQuery(req.query, 'cursor', '-created_at'));
