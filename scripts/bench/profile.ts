@@ -17,6 +17,7 @@
  *   --keep             BENCH_KEEP=1        keep the SQLite file and request log
  *   --baseline=<rev>   BENCH_BASELINE      also profile that git revision (built into .bench/baseline-<sha>/)
  *                                          and print both, µs per component before and after
+ *   --current=<rev>    BENCH_CURRENT       profile that revision as the after instead of this checkout
  *   --rounds=N         BENCH_ROUNDS        runs per build, interleaved (default 1; 2 with --baseline)
  *
  * Writes .bench/profile.md and .bench/profile.json; the .cpuprofile stays in .bench/profile-<time>/
@@ -42,6 +43,8 @@ interface Options {
   keep: boolean;
   /** A git revision profiled beside this checkout, for a before-and-after table. */
   baseline?: string;
+  /** A git revision profiled as the after instead of this checkout (one change measured on its own: --baseline=<rev>^ --current=<rev>). */
+  current?: string;
   rounds: number;
 }
 
@@ -57,6 +60,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     route: flag('route') ?? env.BENCH_ROUTE ?? 'get-one',
     keep: argv.includes('--keep') || env.BENCH_KEEP === '1',
     baseline: flag('baseline') ?? env.BENCH_BASELINE,
+    current: flag('current') ?? env.BENCH_CURRENT,
     rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', flag('baseline') ?? env.BENCH_BASELINE ? 2 : 1)),
   };
 }
@@ -75,9 +79,9 @@ interface ProfiledRun {
 }
 
 /** Starts `root`'s build (this checkout's by default) under --cpu-prof, seeds it, warms up, profiles the window. */
-async function profileOnce(options: Options, runDir: string, apiKey: string, root?: string): Promise<ProfiledRun> {
+async function profileOnce(options: Options, runDir: string, apiKey: string, build: 'baseline' | 'current', root?: string): Promise<ProfiledRun> {
   const route = findRoute(options.route);
-  const profileDir = path.join(runDir, `${root ? 'baseline' : 'current'}-${Date.now()}`);
+  const profileDir = path.join(runDir, `${build}-${Date.now()}`);
   mkdirSync(profileDir, { recursive: true });
   // Tasks pile up on one agent: its quota must not answer the load.
   const app = await startApp(APPS.service, { dir: profileDir, apiKey, root, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`], env: { QUOTA_TASKS_PER_AGENT: '0' } });
@@ -88,7 +92,7 @@ async function profileOnce(options: Options, runDir: string, apiKey: string, roo
   let failures: Record<string, number>;
   try {
     await seedAgents(app, options.seed, apiKey);
-    console.log(`profile: ${root ? 'baseline' : 'current'} build ready (pid ${app.pid}), ${app.ids.length} agents seeded; ${options.warmupS} s warm-up, then ${options.durationS} s of ${route.name} profiled`);
+    console.log(`profile: ${build} build ready (pid ${app.pid}), ${app.ids.length} agents seeded; ${options.warmupS} s warm-up, then ${options.durationS} s of ${route.name} profiled`);
     if (options.warmupS > 0) await drive(app, route, { connections: options.connections, seconds: options.warmupS, apiKey });
     const cpuBefore = sampleCpu(app.pid);
     windowStart = micros();
@@ -137,16 +141,17 @@ async function main(): Promise<void> {
   mkdirSync(runDir, { recursive: true });
   const loadBefore = os.loadavg().map((value) => value.toFixed(2)).join(' ');
 
-  buildService();
   const baseline = options.baseline ? buildBaseline(options.baseline, benchDir) : undefined;
+  const chosen = options.current ? buildBaseline(options.current, benchDir) : undefined;
+  if (!chosen) buildService();
   const currentRuns: ProfiledRun[] = [];
   const baselineRuns: ProfiledRun[] = [];
   for (let round = 0; round < options.rounds; round++) {
     // Interleaved, the order alternating, so that a drift of the machine's load weighs on both builds.
     const order = baseline && round % 2 === 1 ? ['current', 'baseline'] : ['baseline', 'current'];
     for (const build of order) {
-      if (build === 'baseline' && baseline) baselineRuns.push(await profileOnce(options, runDir, apiKey, baseline.root));
-      if (build === 'current') currentRuns.push(await profileOnce(options, runDir, apiKey));
+      if (build === 'baseline' && baseline) baselineRuns.push(await profileOnce(options, runDir, apiKey, 'baseline', baseline.root));
+      if (build === 'current') currentRuns.push(await profileOnce(options, runDir, apiKey, 'current', chosen?.root));
     }
   }
   const current = combine(currentRuns);
@@ -185,7 +190,7 @@ async function main(): Promise<void> {
     '',
     `- ${current.answered} requests in ${options.rounds} × ${options.durationS} s (${fixed(rate(current), 0)} req/s under the profiler), ${options.connections} connections, after ${options.warmupS} s warm-up; ${options.seed} agents seeded`,
     `- the service as the bench runs it (dist/process/server.js, NODE_ENV=production, info logs to a file, response validation on), one process, \`node --cpu-prof\` (sampling every 1 ms)`,
-    ...(baseline ? [`- before: ${baseline.commit}; after: ${currentRevision()}; ${options.rounds} rounds each, interleaved, the order alternating`] : []),
+    ...(baseline ? [`- before: ${baseline.commit}; after: ${chosen?.commit ?? currentRevision()}; ${options.rounds} rounds each, interleaved, the order alternating`] : []),
     `- ${os.cpus().length} cores, node ${process.version}, load average before ${loadBefore}, after ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`,
     `- profiles: ${current.file}${before ? `; before: ${before.file}` : ''}`,
     '',
