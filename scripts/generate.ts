@@ -1,11 +1,14 @@
 /**
  * Writes generated/ from api.yaml: the TypeScript types (openapi-typescript) that the service and
- * the client package (src/client, `npm run build:client`) use. With --check it writes nothing and
- * fails when generated/ is stale.
+ * the client package (src/client, `npm run build:client`) use, and the document as JSON (with the
+ * digest of the api.yaml it came from), which the service reads at start instead of parsing YAML.
+ * With --check it writes nothing and fails when generated/ is stale.
  */
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { parse } from 'yaml';
+import { digestOf, type ParsedApiDocument } from '../src/contract/openapi';
 
 const root = path.resolve(__dirname, '..');
 const banner = (source: string) =>
@@ -16,8 +19,10 @@ async function renderFiles(): Promise<Record<string, string>> {
   // defaultNonNullable: false: a default (TaskCreate.priority, PostCreate.body) is what the service fills in when a
   // request leaves the field out; the field stays optional in the request types, as api.yaml says.
   const ast = await openapiTS(spec, { exportType: false, alphabetize: false, defaultNonNullable: false });
+  const parsed: ParsedApiDocument = { sha256: digestOf(spec), document: parse(spec) as ParsedApiDocument['document'] };
   return {
     'generated/api.d.ts': banner('openapi-typescript') + astToString(ast),
+    'generated/api.json': `${JSON.stringify(parsed, null, 2)}\n`,
   };
 }
 

@@ -80,7 +80,7 @@ const TARGETS = {
   /** Per process, the service against bare Express, on every route. */
   minRatioToExpress: 0.5,
   maxServicePeakRssMb: 160,
-  /** Resident memory of the single-process service once it answers /health, before any load. */
+  /** VmHWM of the single-process service once it answers /health: what start-up alone costs. */
   maxServiceReadyRssMb: 90,
   /** WEB_CONCURRENCY=2 against one Fastify process, on the reads. */
   minTwoWorkersRatioToFastify: 0.8,
@@ -144,16 +144,16 @@ export function evaluateTargets(summary: Summary[], ratios: Ratio[], apps: AppRe
     });
   }
   const service = apps.find((app) => app.name === 'service');
+  const atReady = service?.processes[0]?.atReadyMb;
+  targets.push({
+    description: `resident size of the single-process service once ready at most ${TARGETS.maxServiceReadyRssMb} MB`,
+    measured: `${fixed(atReady, 0)} MB`,
+    met: atReady === undefined || !Number.isFinite(atReady) ? undefined : atReady <= TARGETS.maxServiceReadyRssMb,
+  });
   targets.push({
     description: `peak RSS of the single-process service at most ${TARGETS.maxServicePeakRssMb} MB`,
     measured: `${fixed(service?.peakTreeMb, 0)} MB`,
     met: service === undefined ? undefined : service.peakTreeMb <= TARGETS.maxServicePeakRssMb,
-  });
-  const readyMb = service?.processes.reduce((sum, process) => sum + process.atReadyMb, 0);
-  targets.push({
-    description: `resident memory of the single-process service once ready at most ${TARGETS.maxServiceReadyRssMb} MB`,
-    measured: `${fixed(readyMb, 0)} MB`,
-    met: readyMb === undefined ? undefined : readyMb <= TARGETS.maxServiceReadyRssMb,
   });
   const twoWorkers = apps.find((app) => app.name === 'service-2w');
   const oneProcess = twoWorkers !== undefined && twoWorkers.processes.length === 1;

@@ -1,4 +1,4 @@
-import { Client, type ClientConfig } from 'pg';
+import type { Client, ClientConfig } from 'pg';
 import type { Logger } from '../logger';
 import { isPostgres, type Database } from './database';
 import { EVENTS_CHANNEL } from './event-writes';
@@ -18,6 +18,8 @@ const RECONNECT_MS = 1000;
 export function postgresEventListener(db: Database, logger: Pick<Logger, 'warn' | 'debug'>): EventWakeSource | undefined {
   if (!isPostgres(db)) return undefined;
   const connection = db.client.config.connection as ClientConfig;
+  // Loaded here: a process on SQLite never needs the driver (about 4 MB resident).
+  const { Client: ListenClient } = require('pg') as typeof import('pg');
   return async (wake) => {
     let stopped = false;
     let client: Client | undefined;
@@ -33,7 +35,7 @@ export function postgresEventListener(db: Database, logger: Pick<Logger, 'warn' 
     const connect = async () => {
       if (stopped) return;
       // A notification names no schema: instances on other schemas of the database only wake this one.
-      const listener = new Client(connection);
+      const listener = new ListenClient(connection);
       listener.on('notification', () => wake());
       listener.on('error', (error) => logger.debug({ err: error.message }, 'event notifications: connection problem'));
       listener.on('end', () => {

@@ -91,9 +91,17 @@ const REDOC_SCRIPT = 'redoc.standalone.js';
 /** The start script Swagger UI's page loads beside its own files (`/docs/{file}`). */
 const SWAGGER_UI_INIT_SCRIPT = 'swagger-ui-init.js';
 
+/** A value made when first asked for, then kept. */
+function onFirstUse<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
 /**
  * The OpenAPI document, Swagger UI and ReDoc, all from installed packages: no CDN; and the typed
- * client's README (`clientReadme`, a Markdown file), rendered once here.
+ * client's README (`clientReadme`, a Markdown file). The pages are rendered, and the bundles read,
+ * when first asked for: a process that never serves them never holds them (ReDoc's bundle alone
+ * is about 2 MB in memory).
  */
 export function docsHandlers(
   apiDocument: object,
@@ -101,17 +109,19 @@ export function docsHandlers(
 ): Pick<OperationHandlers, 'getApiDocument' | 'getSwaggerUi' | 'getSwaggerUiAsset' | 'getRedoc' | 'getRedocAsset' | 'getClientReadme'> {
   const { links } = options;
   const documentJson = JSON.stringify(apiDocument);
-  const clientPage = renderClientPage(readFileSync(options.clientReadme ?? CLIENT_README, 'utf8'), links);
-  const start = renderGettingStarted(readFileSync(options.gettingStarted ?? GETTING_STARTED, 'utf8'), links, options.pathTo('getClientReadme'));
-  const redocHtml = redocPage(links, start);
-  const redocScript = readRedocStandalone();
+  const clientPage = onFirstUse(() => renderClientPage(readFileSync(options.clientReadme ?? CLIENT_README, 'utf8'), links));
+  const start = onFirstUse(() => renderGettingStarted(readFileSync(options.gettingStarted ?? GETTING_STARTED, 'utf8'), links, options.pathTo('getClientReadme')));
+  const redocHtml = onFirstUse(() => redocPage(links, start()));
+  const redocScript = onFirstUse(readRedocStandalone);
   const swaggerInit = swaggerUiInit(links.apiDocument);
   // Swagger UI's page names its files relative to itself (`./`): they are its `/docs/{file}` files.
-  const swaggerPage = swaggerUi
-    .generateHTML(undefined, { customSiteTitle: 'agent fleet API', swaggerOptions: SWAGGER_UI_OPTIONS })
-    .replace(/(href|src)="\.\/([^"]+)"/g, (_whole, attribute: string, file: string) => `${attribute}="${escapeHtml(links.swaggerAsset(file))}"`)
-    .replace('</head>', () => `  ${gettingStartedStyle(links)}\n</head>`)
-    .replace('<div id="swagger-ui"></div>', () => `${start}\n<div id="swagger-ui"></div>`);
+  const swaggerPage = onFirstUse(() =>
+    swaggerUi
+      .generateHTML(undefined, { customSiteTitle: 'agent fleet API', swaggerOptions: SWAGGER_UI_OPTIONS })
+      .replace(/(href|src)="\.\/([^"]+)"/g, (_whole, attribute: string, file: string) => `${attribute}="${escapeHtml(links.swaggerAsset(file))}"`)
+      .replace('</head>', () => `  ${gettingStartedStyle(links)}\n</head>`)
+      .replace('<div id="swagger-ui"></div>', () => `${start()}\n<div id="swagger-ui"></div>`),
+  );
   const swaggerFiles = serveFixedFiles(Object.fromEntries(SWAGGER_UI_FILES.map((name) => [name, path.join(SWAGGER_UI_DIST, name)])));
 
   const getSwaggerUiAsset: Handler<'getSwaggerUiAsset'> = (req, res, next) => {
@@ -120,7 +130,7 @@ export function docsHandlers(
   };
   const getRedocAsset: Handler<'getRedocAsset'> = (req, res, next) => {
     if (req.params.file !== REDOC_SCRIPT) return next();
-    res.type('text/javascript').set('Cache-Control', 'public, max-age=3600').send(redocScript);
+    res.type('text/javascript').set('Cache-Control', 'public, max-age=3600').send(redocScript());
   };
   return {
     getApiDocument: (_req, res: Response) => {
@@ -128,15 +138,15 @@ export function docsHandlers(
       res.type('application/json').set('Cache-Control', 'no-cache').send(documentJson);
     },
     getSwaggerUi: (_req, res) => {
-      res.type('html').send(swaggerPage);
+      res.type('html').send(swaggerPage());
     },
     getSwaggerUiAsset,
     getRedoc: (_req, res) => {
-      res.type('html').send(redocHtml);
+      res.type('html').send(redocHtml());
     },
     getRedocAsset,
     getClientReadme: (_req, res) => {
-      res.type('html').send(clientPage);
+      res.type('html').send(clientPage());
     },
   };
 }

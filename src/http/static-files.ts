@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NextFunction, Response } from 'express';
 
@@ -12,21 +12,31 @@ export const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * Serves a fixed set of files, read once at start, by the name in the `file` path parameter; any
- * other name passes on (and ends as the JSON 404). No directory walking, ranges or conditional
- * requests: each answer is 200 with the whole file, cached for an hour, as api.yaml declares.
+ * Serves a fixed set of files by the name in the `file` path parameter, each read when first asked
+ * for and then kept; any other name passes on (and ends as the JSON 404). No directory walking,
+ * ranges or conditional requests: each answer is 200 with the whole file, cached for an hour, as
+ * api.yaml declares.
  */
 export function serveFixedFiles(files: Record<string, string>): (req: { params: { file: string } }, res: Response, next: NextFunction) => void {
-  const loaded = new Map(
+  const types = new Map(
     Object.entries(files).map(([name, file]) => {
       const type = CONTENT_TYPES[path.extname(file)];
       if (!type) throw new Error(`no content type for ${file}`);
-      return [name, { body: readFileSync(file), type }] as const;
+      // A file missing from the installed package stops the start rather than fail its first request.
+      accessSync(file);
+      return [name, type] as const;
     }),
   );
+  const loaded = new Map<string, Buffer>();
   return (req, res, next) => {
-    const file = loaded.get(req.params.file);
-    if (!file) return next();
-    res.type(file.type).set('Cache-Control', 'public, max-age=3600').send(file.body);
+    const name = req.params.file;
+    const type = types.get(name);
+    if (type === undefined) return next();
+    let body = loaded.get(name);
+    if (body === undefined) {
+      body = readFileSync(files[name] as string);
+      loaded.set(name, body);
+    }
+    res.type(type).set('Cache-Control', 'public, max-age=3600').send(body);
   };
 }

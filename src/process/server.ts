@@ -1,13 +1,16 @@
 import cluster from 'node:cluster';
-import { ConfigError, loadConfig } from '../config/config';
-import { createLogger } from '../logger';
+import { limitHeapGrowth } from './heap-limits';
 
 /**
- * The entry point: reads the configuration, then serves from this process (WEB_CONCURRENCY=1, or
- * a cluster worker) or runs the cluster primary. Each loads only its own modules: the primary
- * never builds the app, and starts its workers seconds sooner without it.
+ * The entry point: sizes V8's heap, reads the configuration, then serves from this process
+ * (WEB_CONCURRENCY=1, or a cluster worker) or runs the cluster primary. Each loads only its own
+ * modules: the primary never builds the app, and starts its workers seconds sooner without it.
  */
 async function main(): Promise<void> {
+  // Before any other module loads: the young generation keeps the size it has when this runs.
+  limitHeapGrowth();
+  const { ConfigError, loadConfig } = await import('../config/config');
+  const { createLogger } = await import('../logger');
   let config;
   try {
     config = loadConfig();

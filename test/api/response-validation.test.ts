@@ -1,5 +1,8 @@
 import supertest from 'supertest';
 import { buildApp } from '../../src/app';
+import { loadApiDocument } from '../../src/contract/openapi';
+import { compileRouteTable } from '../../src/contract/route-table';
+import { createValidation } from '../../src/http/validation';
 import type { OperationHandlers } from '../../src/http/operations';
 import { createLogger } from '../../src/logger';
 import { LogCapture, openTestDatabase, testConfig, TEST_API_KEY } from '../support/harness';
@@ -54,5 +57,33 @@ describe('response validation', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('the validators of every operation', () => {
+  it('when each operation\'s request and response validators are compiled, then every schema they reference resolves', () => {
+    const document = loadApiDocument();
+    const validationOf = createValidation(document, { validateResponses: true });
+    const failures: string[] = [];
+    // A request or an answer the contract refuses carries its HTTP status; a schema that does not compile does not.
+    const attempt = (what: string, run: () => void) => {
+      try {
+        run();
+      } catch (error) {
+        if (typeof (error as { status?: unknown }).status !== 'number') failures.push(`${what}: ${(error as Error).message}`);
+      }
+    };
+    for (const operation of compileRouteTable(document).operations.values()) {
+      const validation = validationOf(operation);
+      for (const contentType of ['application/json', 'application/x-www-form-urlencoded']) {
+        const req = { method: operation.method, headers: { 'content-type': contentType }, originalUrl: operation.route.template, path: operation.route.template, query: {}, params: {}, body: {} };
+        attempt(`${operation.operationId} request (${contentType})`, () => validation.request(req as never, {} as never, () => undefined));
+        for (const status of Object.keys(operation.operation.responses ?? {})) {
+          const res = { statusCode: Number(status), getHeader: () => undefined };
+          attempt(`${operation.operationId} ${status}`, () => validation.response?.(req as never, res as never, {}));
+        }
+      }
+    }
+    expect(failures).toEqual([]);
   });
 });

@@ -255,6 +255,8 @@ describe('WEB_CONCURRENCY=2: two worker processes on SQLite, counters kept by th
     expect(sample(text, 'http_requests_total', { route: '/api/v1/agents', status: '200' })).toBe(KEY_MAX);
     expect(sample(text, 'http_requests_total', { route: '/api/v1/agents', status: '429' })).toBe(8);
     expect(sample(text, 'rate_limit_hits_total', { limiter: 'service-key' })).toBe(8);
+    // Each worker's V8 young generation keeps the semi-spaces it had when src/process/heap-limits.ts ran (2 MB under tsx; V8 alone grows them to 16 MB).
+    expect(sample(text, 'nodejs_heap_space_size_total_bytes', { space: 'new' })).toBeLessThanOrEqual(2 * 2 * 2 * 2 ** 20);
   });
 
   it('when one client guesses passwords through both workers, then only RATE_LIMIT_LOGIN_MAX guesses are checked in all: the rest are 429', async () => {
