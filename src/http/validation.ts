@@ -202,9 +202,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * A JSON answer as Express's `res.json` gives it (its type, `charset=utf-8`, Content-Length; no
- * body for HEAD, 204 or 304), in one write: `res.send` turns the text into a Buffer, which Node
- * then sends apart from the header block (a writev per answer), and parses the Content-Type again.
- * The app sets no ETag by Express and no JSON replacer or spacing, so nothing else of `res.send` applies.
+ * body for HEAD, 204 or 304), without what `res.send` adds on the way: the text turned into a
+ * Buffer, the Content-Type parsed and written again, its own freshness and ETag steps. The app
+ * sets no ETag by Express and no JSON replacer or spacing, so nothing else of `res.send` applies.
  */
 export function writeJson(res: Response, body: unknown): Response {
   const status = res.statusCode;
