@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, rmSync, symlinkSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -121,6 +121,13 @@ function findFreePort(): Promise<number> {
   });
 }
 
+/** The node flags `npm start` gives the service (its `start` script's), so that the bench runs it as that does. */
+export function startFlagsOf(root: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const flags = /\bnode((?: --\S+)*) dist\/process\/server\.js\b/.exec(scripts?.start ?? '')?.[1];
+  return flags ? flags.trim().split(' ') : [];
+}
+
 /** The service's environment for the bench: production, logs at info, limits raised above the load. */
 function serviceEnv(port: number, database: string, apiKey: string): Record<string, string> {
   return {
@@ -151,8 +158,10 @@ export async function startApp(spec: AppSpec, options: StartOptions): Promise<Ru
   const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir() };
   let entry: string;
   let env: Record<string, string>;
+  let nodeFlags: string[] = [];
   if (spec.service) {
     entry = path.join(options.root ?? ROOT, 'dist', 'process', 'server.js');
+    nodeFlags = startFlagsOf(options.root ?? ROOT);
     env = { ...base, ...serviceEnv(port, database, options.apiKey), ...spec.service, ...options.env };
     if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   } else {
@@ -172,7 +181,7 @@ export async function startApp(spec: AppSpec, options: StartOptions): Promise<Ru
   }
   // The service logs to stdout, as it does in production; a log collector's file stands in.
   const stdout = spec.service && logFile ? openSync(logFile, 'w') : 'ignore';
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], { cwd: options.root ?? ROOT, env, stdio: ['ignore', stdout, 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, ...(options.nodeArgs ?? []), entry], { cwd: options.root ?? ROOT, env, stdio: ['ignore', stdout, 'pipe'] });
   if (typeof stdout === 'number') closeSync(stdout);
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -16,6 +16,7 @@ import { purgeExpiredKeys } from '../domain/idempotency';
 import { sweepExpiredLeases } from '../domain/leases';
 import { createTaskWakeups } from '../domain/task-wakeups';
 import { prepareDrain } from '../http/drain';
+import { releaseYoungGeneration } from './heap-limits';
 import { createHttpServer } from '../http/http-server';
 import { createMetricsServer } from '../http/metrics-server';
 import { createMetrics, observeRedis } from '../http/observability';
@@ -77,6 +78,7 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
   const drain = prepareDrain(server);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const { port } = server.address() as AddressInfo;
+  releaseYoungGeneration();
   logger.info({ port, host: config.host, database: config.database.client }, `agent fleet API listening on http://localhost:${port}`);
 
   // A worker's samples are served, summed with the others', by the primary's metrics listener.
