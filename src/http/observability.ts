@@ -157,8 +157,11 @@ export function observeRequests(logger: Logger, metrics: Metrics): (req: Request
     const method = req.method;
     // 'close', not 'finish': a client that hangs up first (a timeout, a cancelled upload) never
     // fires 'finish', and those slowest requests would vanish from both the log and the histogram.
-    res.once('close', () => {
-      const finished = res.writableFinished;
+    let finished = false;
+    res.once('finish', () => {
+      finished = true;
+    });
+    res.on('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeLabel(req);
       // An event stream ends when its reader leaves: that is how it ends, not an abort, and how long it
