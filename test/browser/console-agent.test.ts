@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { PermanentError, type TaskHandler, type Worker } from '../../src/client';
 import { CLEAN_REPORT, describeInBrowser, type PageReport } from '../support/browser';
-import { scrollsSideways, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld } from '../support/console';
+import { focusedText, scrollsSideways, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld } from '../support/console';
 import type { SignedInUser } from '../support/harness';
 
 type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -210,7 +210,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
 
     await item.getByRole('button', { name: /^Cancel task/ }).click();
     const keep = item.getByRole('button', { name: /^Keep/ });
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Confirm cancel');
+    expect(await focusedText(page, 'Confirm cancel')).toBe('Confirm cancel');
     await keep.click();
     expect(await item.getByRole('button', { name: /^Confirm cancel/ }).count()).toBe(0);
     expect(await statusOf(owner, agent.id, task.id)).toBe('queued');
@@ -220,7 +220,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     await item.locator('.status-cancelled').waitFor();
     expect(await textOf(item.locator('.status'))).toBe('cancelled');
     expect(await item.getByRole('button', { name: /^Cancel task/ }).count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Details');
+    expect(await focusedText(page, 'Details')).toBe('Details');
     expect(await statusOf(owner, agent.id, task.id)).toBe('cancelled');
     expect(report).toEqual(CLEAN_REPORT);
   }, SLOW_MS);

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookEngine } from '../../src/process/webhook-engine';
 import { CLEAN_REPORT, describeInBrowser } from '../support/browser';
-import { scrollsSideways, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld } from '../support/console';
+import { focusedText, scrollsSideways, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld } from '../support/console';
 import type { SignedInUser } from '../support/harness';
 import { eventually, startReceiver, startTestEngine, type Receiver } from '../support/webhooks';
 
@@ -271,7 +271,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       const secret = await box.getByLabel('Signing secret').inputValue();
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       expect(await textOf(box)).toContain('it will not be shown again');
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Signing secret of your new webhook');
+      expect(await focusedText(page, 'Signing secret of your new webhook')).toBe('Signing secret of your new webhook');
 
       const [listed] = (await owner.http.get('/api/v1/webhooks').expect(200)).body.data as Array<{ id: string; url: string; types: string[]; description: string; enabled: boolean }>;
       expect(listed).toMatchObject({ url: endpoint.url, types: ['task.created', 'task.failed'], description: 'ops alerts', enabled: true });
@@ -289,6 +289,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
 
       await box.getByRole('button', { name: 'Done' }).click();
       expect(await box.count()).toBe(0);
+      await page.waitForFunction((href) => document.activeElement?.getAttribute('href') === href, `#/webhooks/${listed!.id}`, { timeout: 5000 }).catch(() => undefined);
       expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe(`#/webhooks/${listed!.id}`);
       expect(await page.content()).not.toContain(secret);
       await page.reload();
@@ -344,7 +345,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
 
       await card.getByRole('button', { name: 'Delete' }).click();
       const confirm = card.getByRole('button', { name: 'Confirm delete' });
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Confirm delete');
+      expect(await focusedText(page, 'Confirm delete')).toBe('Confirm delete');
       await card.getByRole('button', { name: /^Keep/ }).click();
       expect(await confirm.count()).toBe(0);
       await owner.http.get(`/api/v1/webhooks/${webhook.id}`).expect(200);

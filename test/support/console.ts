@@ -102,3 +102,13 @@ export async function textOf(locator: Locator): Promise<string> {
   await locator.first().waitFor();
   return (await locator.first().innerText()).replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * The text of the focused element once it reads `expected`, else whatever it reads after 5 s: a
+ * view moves focus in the render after the one that shows the element, and a loaded machine can
+ * put a frame between them.
+ */
+export async function focusedText(page: Page, expected: string): Promise<string | undefined> {
+  await page.waitForFunction((text) => document.activeElement?.textContent === text, expected, { timeout: 5000 }).catch(() => undefined);
+  return page.evaluate(() => document.activeElement?.textContent ?? undefined);
+}
