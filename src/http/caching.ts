@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { preconditionFailed } from '../errors';
 import type { Precondition } from '../domain/precondition';
+import { memoizeBounded } from './memoize';
 
 interface Versioned {
   id: string;
@@ -15,19 +16,11 @@ const digest = (text: string): string => createHash('sha256').update(text).diges
  * nextTimestamp), and ids are unique across resources, so a tag never names two versions.
  */
 export function versionTag(item: Versioned): string {
-  const version = `${item.id}@${item.updated_at}`;
-  let tag = versionTags.get(version);
-  if (tag === undefined) {
-    tag = `"${digest(version)}"`;
-    if (versionTags.size >= CACHED_VERSION_TAGS) versionTags.delete(versionTags.keys().next().value as string);
-    versionTags.set(version, tag);
-  }
-  return tag;
+  return tagOfVersion(`${item.id}@${item.updated_at}`);
 }
 
-/** The tags of recently read versions: a read of a hot item hashes nothing; at most about half a megabyte. */
-const CACHED_VERSION_TAGS = 4096;
-const versionTags = new Map<string, string>();
+/** The tags of recently tagged versions are kept: a read of a hot item hashes nothing (at most about half a megabyte). */
+const tagOfVersion = memoizeBounded(4096, (version) => `"${digest(version)}"`);
 
 /**
  * The weak ETag of a page whose representation is just its items: their versions, in order,

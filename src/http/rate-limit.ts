@@ -8,6 +8,7 @@ import { RedisUnavailableError, type RedisConnection } from '../data/redis';
 import type { Principal } from '../domain/access';
 import { AppError, rateLimited } from '../errors';
 import type { Logger } from '../logger';
+import { memoizeBounded } from './memoize';
 import type { Metrics } from './observability';
 
 /**
@@ -145,28 +146,20 @@ export function createRateLimiters({ limits, metrics, logger, redis, stores }: R
   return { guard };
 }
 
-/** Counters whose partition keys are kept: enough for every client active at once, in bounded memory. */
-const CACHED_PARTITION_KEYS = 10_000;
-const partitionKeys = new Map<string, string>();
+/** A counter's partition key (`pk`): the first 12 hex digits of its key's SHA-256, never the key itself; kept for every counter active at once. */
+const partitionKeyOf = memoizeBounded(10_000, (key) => Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64'));
 
 /**
  * The draft-8 `RateLimit` and `RateLimit-Policy` fields, as express-rate-limit writes them, with
- * the partition key (`pk`, the first 12 hex digits of the counter key's SHA-256, never the key
- * itself) hashed once per counter instead of once per request. Answers the seconds until the
- * window resets.
+ * the partition key hashed once per counter instead of once per request. Answers the seconds
+ * until the window resets.
  */
 function writeRateLimitHeaders(res: Response, name: string, limit: RateLimit, count: { key: string; remaining: number; resetTime: Date | undefined }): number {
   const windowSeconds = Math.ceil(limit.windowMs / 1000);
   const resetSeconds = count.resetTime ? Math.max(0, Math.ceil((count.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds;
   if (res.headersSent) return resetSeconds;
-  let partitionKey = partitionKeys.get(count.key);
-  if (partitionKey === undefined) {
-    partitionKey = Buffer.from(createHash('sha256').update(count.key).digest('hex').slice(0, 12)).toString('base64');
-    if (partitionKeys.size >= CACHED_PARTITION_KEYS) partitionKeys.delete(partitionKeys.keys().next().value as string);
-    partitionKeys.set(count.key, partitionKey);
-  }
   res.appendHeader('RateLimit', `"${name}"; r=${count.remaining}; t=${resetSeconds}`);
-  res.appendHeader('RateLimit-Policy', `"${name}"; q=${limit.max}; w=${windowSeconds}; pk=:${partitionKey}:`);
+  res.appendHeader('RateLimit-Policy', `"${name}"; q=${limit.max}; w=${windowSeconds}; pk=:${partitionKeyOf(count.key)}:`);
   return resetSeconds;
 }
 
@@ -211,9 +204,8 @@ function isRefusedCredential(error: unknown): boolean {
   return error instanceof AppError && (error.code === 'unauthorized' || error.code === 'forbidden');
 }
 
-/** Enough for the addresses of every client active at once, and a bounded amount of memory. */
-const CACHED_IPV6_KEYS = 10_000;
-const ipv6Keys = new Map<string, string>();
+/** An IPv6 address's key; enough kept for the addresses of every client active at once. */
+const ipv6KeyOf = memoizeBounded(10_000, (ip) => ipKeyGenerator(ip, 56));
 
 /**
  * The client's key, for the rate limiters and the sign-in throttle alike: its address as Express
@@ -226,14 +218,7 @@ const ipv6Keys = new Map<string, string>();
  */
 export function clientKeyOf(req: Pick<Request, 'ip' | 'socket'>): string {
   const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-  if (!ip.includes(':')) return ip;
-  let key = ipv6Keys.get(ip);
-  if (key === undefined) {
-    key = ipKeyGenerator(ip, 56);
-    if (ipv6Keys.size >= CACHED_IPV6_KEYS) ipv6Keys.delete(ipv6Keys.keys().next().value as string);
-    ipv6Keys.set(ip, key);
-  }
-  return key;
+  return ip.includes(':') ? ipv6KeyOf(ip) : ip;
 }
 
 /** clientKeyOf, with the default's one warning worth keeping. */
