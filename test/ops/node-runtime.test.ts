@@ -14,6 +14,8 @@ describe('the real service process on the Node running the suites', () => {
     const server = processes.spawn(serviceEnv(API_KEY, { DATABASE_URL: `sqlite:${path.join(processes.tempDir(), 'fleet.sqlite')}`, METRICS_TOKEN }));
     const base = `http://127.0.0.1:${await listeningPort(server)}`;
     const headers = { 'X-API-Key': API_KEY, 'Content-Type': 'application/json' };
+    const newSpaceOf = (text: string) => Number(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)$/m.exec(text)?.[1]);
+    const newSpaceAtStart = newSpaceOf(await (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text());
 
     const statuses: number[] = [];
     for (let index = 0; index < WRITES; index++) {
@@ -34,11 +36,11 @@ describe('the real service process on the Node running the suites', () => {
     const text = await metrics.text();
     const versionInfo = /^nodejs_version_info\{version="(v[\d.]+)"/m.exec(text);
     expect(versionInfo?.[1]).toBe(process.version);
-    // src/process/heap-limits.ts: the semi-spaces keep the size they had when the flags were set (1 MB
-    // under dist/, 2 MB here, where tsx's loader ran first); V8 alone grows them to 16 MB or more by the time the service is ready.
-    const newSpace = /^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)$/m.exec(text);
-    expect(Number(newSpace?.[1])).toBeGreaterThan(0);
-    expect(Number(newSpace?.[1])).toBeLessThanOrEqual(2 * 2 * 2 ** 20);
+    // src/process/heap-limits.ts: started without a cap, the semi-spaces keep the size they had when
+    // the flags were set (1 MB under dist/; here whatever tsx's loader grew them to first, which a
+    // cold cache makes larger): the writes and reads above did not grow them.
+    expect(newSpaceAtStart).toBeGreaterThan(0);
+    expect(newSpaceOf(text)).toBeLessThanOrEqual(newSpaceAtStart);
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toEqual({ code: 0, signal: null });
