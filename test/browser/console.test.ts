@@ -147,7 +147,10 @@ describeInBrowser('the fleet console in Chromium', () => {
     await page.getByRole('link', { name: 'Events', exact: true }).focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(`${world.origin}/#/events`);
-    expect(await page.getByRole('link', { name: 'Events', exact: true }).getAttribute('aria-current')).toBe('page');
+    // The navigation marks the view in the render after the URL changed.
+    const events = page.getByRole('link', { name: 'Events', exact: true });
+    await page.waitForFunction(() => document.querySelector('a[aria-current="page"]')?.textContent === 'Events', undefined, { timeout: 5000 }).catch(() => undefined);
+    expect(await events.getAttribute('aria-current')).toBe('page');
   });
 
   it('when the console links the API docs and the client README, then both open from this origin', async () => {
