@@ -46,6 +46,8 @@ export async function startConsoleWorld(kind: DatabaseKind = 'sqlite', overrides
     const watched = await watchedPage(context, origin);
     await watched.page.goto(`${origin}/${hash}`);
     await watched.page.locator('.live-live').waitFor();
+    // The view's first read done: a loaded machine can keep its loading state past the stream's start.
+    await watched.page.waitForFunction(() => document.querySelector('.loading') === null, undefined, { timeout: 15_000 });
     return watched;
   };
   const createAgent: ConsoleWorld['createAgent'] = async (user, name) => {
