@@ -16,6 +16,9 @@ import { commandOf, readTreeMemory, type ProcessMemory } from './process-tree';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
+/** A git command in this checkout, its output trimmed. */
+export const git = (...args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+
 export type AppName = 'service' | 'service-2w' | 'express' | 'fastify' | 'service-no-logs' | 'service-no-validation';
 export type ComparisonApp = 'express' | 'fastify';
 
@@ -71,7 +74,6 @@ export interface StartOptions {
  * has pages, dist/browser), sharing this checkout's node_modules: the before of a before-and-after.
  */
 export function buildBaseline(revision: string, benchDir: string): { root: string; commit: string } {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
   const sha = git('rev-parse', '--verify', `${revision}^{commit}`);
   const root = path.join(benchDir, `baseline-${sha.slice(0, 12)}`);
   if (!existsSync(path.join(root, 'dist', 'process', 'server.js'))) {

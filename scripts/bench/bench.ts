@@ -27,12 +27,11 @@
  *
  * Writes .bench/report.json and .bench/report.md (the Markdown is also printed).
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { APPS, buildService, bundleComparisonApps, ROOT, seedAgents, startApp, stopApp, type AppName, type RunningApp } from './apps';
+import { APPS, buildService, bundleComparisonApps, git, ROOT, seedAgents, startApp, stopApp, type AppName, type RunningApp } from './apps';
 import { drive, failuresOf, REQUEST_TIMEOUT_S, ROUTES, type Route } from './load';
 import { cpuMillisBetween, listTree, readTreeMemory, sampleCpu, type ProcessMemory } from './process-tree';
 import { computeRatios, evaluateTargets, renderMarkdown, summarise, type AppResult, type BenchReport, type Measurement } from './report';
@@ -104,7 +103,6 @@ function listOf<T extends string>(raw: string | undefined, allowed: readonly T[]
 const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(' ');
 
 function describeCommit(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
   const changed = git('status', '--porcelain', '--', 'src', 'api.yaml').length > 0;
   return `${git('rev-parse', '--short', 'HEAD')} (${git('rev-parse', '--abbrev-ref', 'HEAD')})${changed ? ' with uncommitted changes to src/ or api.yaml' : ''}`;
 }

@@ -17,13 +17,12 @@
  * was sent) to the event's arrival on that stream, and from the create's request as an upper
  * bound. Every stream must receive every event.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { buildBaseline, ROOT, startApp, stopApp, type AppSpec, type RunningApp } from './apps';
+import { buildBaseline, git, ROOT, startApp, stopApp, type AppSpec, type RunningApp } from './apps';
 import { failuresOf, REQUEST_TIMEOUT_S } from './load';
 import { cpuMillisBetween, sampleCpu } from './process-tree';
 import { RAISED_LIMITS as WORK_LOOP_LIMITS, runWorkLoop, type WorkLoopConfig, type WorkLoopOptions, type WorkLoopResult } from './work-loop';
@@ -76,7 +75,6 @@ export interface EventsReport {
 /** The work loop's raised limits, and no storage quota: the bench measures the work, not the limits. */
 const RAISED_LIMITS: Record<string, string> = { ...WORK_LOOP_LIMITS, QUOTA_STORED_BYTES_PER_USER: '0' };
 
-const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function quantile(values: number[], q: number): number {

@@ -23,12 +23,11 @@
  * Writes .bench/profile.md and .bench/profile.json; the .cpuprofile stays in .bench/profile-<time>/
  * (Chrome DevTools and VS Code open it).
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { APPS, buildBaseline, buildService, ROOT, seedAgents, startApp, stopApp } from './apps';
+import { APPS, buildBaseline, buildService, git, ROOT, seedAgents, startApp, stopApp } from './apps';
 import { drive, failuresOf, findRoute } from './load';
 import { cpuMillisBetween, sampleCpu } from './process-tree';
 import { attributeSelfTime, EXCLUDED, OTHER, type CpuProfile } from './profile-components';
@@ -231,7 +230,6 @@ async function main(): Promise<void> {
 }
 
 function currentRevision(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
   const dirty = git('status', '--porcelain', '--untracked-files=no') === '' ? '' : ', with uncommitted changes';
   return `${git('rev-parse', '--short', 'HEAD')} (${git('log', '-1', '--format=%s').slice(0, 80)}${dirty})`;
 }
