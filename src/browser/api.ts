@@ -4,8 +4,26 @@ import { AgentFleetError, createAgentFleetClient } from '@agent-fleet/client';
 
 export const api = createAgentFleetClient({ baseUrl: window.location.origin, timeoutMs: 15_000 });
 
+let sessionEnded = false;
+
+/**
+ * Calls `onEnded` once, at the first answer that says the session is over (401): every failure
+ * after it is then told as that, not as the bare refusal. For pages that are only for the signed-in.
+ */
+export function watchSession(onEnded: () => void): void {
+  api.use({
+    onResponse({ response }) {
+      if (response.status !== 401 || sessionEnded) return undefined;
+      sessionEnded = true;
+      onEnded();
+      return undefined;
+    },
+  });
+}
+
 /** What to tell a person about a failure (a thrown error or an error body): the service's own message when it sent one. */
 export function messageOf(error: unknown, fallback: string): string {
+  if (sessionEnded) return 'Your session has ended: sign in again to go on.';
   const body = error instanceof AgentFleetError ? error.body : error instanceof Error ? undefined : error;
   if (typeof body === 'object' && body !== null) {
     const { error: inner, message } = body as { error?: unknown; message?: unknown };
@@ -33,4 +51,10 @@ export function landingUrl(value: string | undefined): string {
   } catch {
     return home;
   }
+}
+
+/** `/login`, coming back to the view shown now once signed in again. */
+export function signInAgainHref(): string {
+  const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+  return `/login?${new URLSearchParams({ returnTo: here }).toString()}`;
 }

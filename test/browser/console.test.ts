@@ -109,6 +109,49 @@ describeInBrowser('the fleet console in Chromium', () => {
     expect({ ...report, consoleErrors: report.consoleErrors.filter((error) => !/ERR_(EMPTY_RESPONSE|CONNECTION|NETWORK|INCOMPLETE)/.test(error)) }).toEqual(CLEAN_REPORT);
   });
 
+  it('when the session ends while the console is open, then the bar says so, a read says so, and "sign in again" comes back to the same view', async () => {
+    const owner = await world.testApp.signUp();
+    const agent = await world.createAgent(owner, 'after hours');
+    context = await world.signedIn(owner);
+    const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
+
+    const signedOut = await context.request.post(`${world.origin}/api/auth/logout`, { headers: { Origin: world.origin } });
+    expect(signedOut.status()).toBe(204);
+    world.served.dropConnections();
+    expect(await textOf(page.locator('.live-signed-out'))).toBe('Signed out: sign in again');
+    await page.getByLabel('Filter by status').selectOption('failed');
+    expect(await textOf(page.getByRole('alert'))).toBe('Your session has ended: sign in again to go on. Try again');
+
+    await page.getByRole('link', { name: 'sign in again' }).click();
+    await page.waitForURL(`${world.origin}/login?returnTo=${encodeURIComponent(`/#/agents/${agent.id}`)}`);
+    await page.getByLabel('E-mail').fill(owner.user.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${world.origin}/#/agents/${agent.id}`);
+    await settled(page);
+    expect(await textOf(page.getByRole('heading', { level: 1 }))).toContain('after hours');
+    // The refused reads and the dropped stream are the browser's own reports of what the test did.
+    expect({ ...report, consoleErrors: report.consoleErrors.filter((error) => !/401|ERR_(EMPTY_RESPONSE|CONNECTION|NETWORK|INCOMPLETE)/.test(error)) }).toEqual(CLEAN_REPORT);
+  });
+
+  it('when a view cannot be read, then it says why with "Try again", which reads it once the service answers', async () => {
+    const owner = await world.testApp.signUp();
+    await world.createAgent(owner, 'patient');
+    context = await world.signedIn(owner);
+    // The network fails for the fleet's reads until the route is lifted.
+    await context.route(/\/api\/v1\/agents\?/, (route) => route.abort('connectionrefused'));
+    const { page, report } = await world.openConsole(context);
+    expect(await textOf(page.getByRole('alert'))).toBe('The service cannot be reached. Please check your connection and try again. Try again');
+    expect(await page.locator('.agent-card').count()).toBe(0);
+
+    await context.unroute(/\/api\/v1\/agents\?/);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await settled(page);
+    expect(await textOf(page.locator('.agent-card'))).toContain('patient');
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect({ ...report, consoleErrors: report.consoleErrors.filter((error) => !/ERR_CONNECTION_REFUSED/.test(error)) }).toEqual(CLEAN_REPORT);
+  });
+
   it.each(Object.entries(WIDTHS))('when the console is opened at the %s width, then nothing scrolls sideways, every view loads from this origin alone, with no console error or CSP violation', async (_name, viewport) => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'a rather long agent name that has to wrap somewhere on a phone');

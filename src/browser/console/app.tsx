@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { signInAgainHref } from '../api';
 import { useLiveState, type LiveState } from './live';
 import { hrefOf, useRoute, type Route } from './route';
 import { Empty, ViewHeading } from './ui';
@@ -12,6 +13,7 @@ const LIVE_TEXT: Record<LiveState, string> = {
   live: 'Live',
   reconnecting: 'Reconnecting…',
   stopped: 'Not live: reload the page',
+  'signed-out': 'Signed out',
 };
 
 function LiveIndicator() {
@@ -20,6 +22,12 @@ function LiveIndicator() {
     <p class={`live live-${state}`} role="status" aria-live="polite">
       <span class="live-mark" aria-hidden="true" />
       {LIVE_TEXT[state]}
+      {state === 'signed-out' && (
+        <>
+          {': '}
+          <a href={signInAgainHref()}>sign in again</a>
+        </>
+      )}
     </p>
   );
 }

@@ -5,7 +5,7 @@ import type { FleetEvent } from '@agent-fleet/client';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 
-export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'stopped';
+export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'stopped' | 'signed-out';
 type Listener = (event: FleetEvent) => void;
 
 const listeners = new Set<Listener>();
@@ -13,7 +13,8 @@ const stateListeners = new Set<(state: LiveState) => void>();
 let state: LiveState = 'connecting';
 
 function setState(next: LiveState): void {
-  if (next === state) return;
+  // Only a new page signs in again.
+  if (next === state || state === 'signed-out') return;
   state = next;
   for (const listener of stateListeners) listener(state);
 }
@@ -31,9 +32,14 @@ export async function followEvents(signal: AbortSignal): Promise<void> {
       for (const listener of listeners) listener(event);
     }
   } catch {
-    // Refused for good (the session ended, 401): the views still show what they last read.
+    // Refused for good (a 401 has said so already): the views still show what they last read.
   }
   setState('stopped');
+}
+
+/** The session is over: the bar says so and offers to sign in again. */
+export function markSignedOut(): void {
+  setState('signed-out');
 }
 
 /** Calls `listener` for each event while the component is mounted. */

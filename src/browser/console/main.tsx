@@ -1,9 +1,11 @@
 import { render } from 'preact';
+import { watchSession } from '../api';
 import { wireAccount } from './account';
 import { Console } from './app';
-import { followEvents } from './live';
+import { followEvents, markSignedOut } from './live';
 
 wireAccount();
+watchSession(markSignedOut);
 const root = document.getElementById('console');
 if (root) {
   root.replaceChildren();
