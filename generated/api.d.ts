@@ -522,7 +522,9 @@ export interface paths {
          *     comment line (`: keep-alive`) every `EVENTS_HEARTBEAT_MS` (15 s by default). An event
          *     committed on any instance reaches every open stream within a second. A reader that falls
          *     behind (its bounded buffer fills) is closed, as every stream is when the instance shuts
-         *     down: reconnect with `Last-Event-ID`. Each principal may hold `EVENT_STREAMS_PER_PRINCIPAL`
+         *     down: reconnect with `Last-Event-ID`. A stream whose credential stops working (the session
+         *     ends, the token expires, the key is revoked) is closed at its next keep-alive, and
+         *     reconnecting is refused (401 or 403). Each principal may hold `EVENT_STREAMS_PER_PRINCIPAL`
          *     streams open on one instance (429 beyond).
          */
         get: operations["listEvents"];

@@ -148,6 +148,14 @@ export function buildApp({
   const agentKeys = createAgentKeySignIn(store, tokens, throttle, { maxSeconds: Math.min(AGENT_TOKEN_MAX_SECONDS, config.auth.jwt.ttlSeconds) });
   const signIn = createSignIn({ config, store, sessions, logger, metrics, pathTo, assets });
 
+  const authentication = {
+    sessions,
+    cookieName: config.auth.sessionCookieName,
+    findApiKey: createApiKeyFinder(config.auth.apiKeys),
+    agentKeys,
+    isAgentToken: tokens.isAgentToken,
+    trustedOrigins: config.auth.trustedOrigins,
+  };
   // The operation table: every operationId of api.yaml and its handler.
   const handlers = bindHandlers(routes, {
     ...healthHandlers(db, lifecycle, redis),
@@ -174,7 +182,7 @@ export function buildApp({
       pathTo,
     ),
     ...leaseHandlers(queue, pathTo),
-    ...eventHandlers(store, streams),
+    ...eventHandlers(store, streams, authentication),
     ...signIn.handlers,
     ...docsHandlers(apiDocument, { clientReadme, pathTo, links }),
     getMetrics: serveMetrics(metrics, config.metrics.token),
@@ -182,14 +190,6 @@ export function buildApp({
   } satisfies OperationHandlers);
 
   const limiters = createRateLimiters({ limits: config.rateLimits, metrics, logger, redis, stores: sharedCounters });
-  const authentication = {
-    sessions,
-    cookieName: config.auth.sessionCookieName,
-    findApiKey: createApiKeyFinder(config.auth.apiKeys),
-    agentKeys,
-    isAgentToken: tokens.isAgentToken,
-    trustedOrigins: config.auth.trustedOrigins,
-  };
   const defaultSecurity = (apiDocument.security ?? []) as SecurityRequirement[];
   const validationOf = createValidation(apiDocument, { validateResponses: config.validateResponses });
   const parseBody = parseDeclaredBody(config.maxBodyBytes);

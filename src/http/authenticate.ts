@@ -4,7 +4,7 @@ import type { AgentKeySignIn } from '../auth/agent-key-sign-in';
 import type { SessionService } from '../auth/sessions';
 import type { Principal } from '../domain/access';
 import { AGENT_KEY_SCOPES, isAgentKeySecret } from '../domain/agent-keys';
-import { agentNotFound, forbidden, invalidApiKey, invalidCredentials, missingScope, notAuthenticated, notAUser, notForAgentKeys } from '../errors';
+import { AppError, agentNotFound, forbidden, invalidApiKey, invalidCredentials, missingScope, notAuthenticated, notAUser, notForAgentKeys } from '../errors';
 import type { AgentKeyScope } from '../model';
 
 declare module 'express-serve-static-core' {
@@ -93,7 +93,7 @@ function queryAgentOf(req: Request, ownAgentId: string): string | undefined {
 }
 
 /** Authorization alone decides when present; then X-API-Key; then the session cookie. */
-async function identify(req: Request, schemes: Set<string>, options: AuthenticateOptions, trusted: Set<string>): Promise<Principal> {
+async function identify(req: Pick<Request, 'get' | 'headers' | 'method'>, schemes: Set<string>, options: AuthenticateOptions, trusted: Set<string>): Promise<Principal> {
   const credential = credentialOf(req, options.cookieName);
   if (credential?.kind === 'bearer') return options.isAgentToken(credential.token) ? agentFromToken(credential.token, options) : userFromToken(credential.token, options);
   if (credential?.kind === 'malformed') throw invalidCredentials();
@@ -141,6 +141,24 @@ async function userFromToken(token: string, options: AuthenticateOptions): Promi
   const signedIn = await options.sessions.resolve(token);
   if (!signedIn) throw invalidCredentials();
   return { kind: 'user', user: signedIn.user, session: signedIn.session };
+}
+
+const EVERY_SCHEME = new Set(['BearerAuth', 'ApiKeyAuth', 'SessionCookie']);
+const NO_ORIGIN_CHECK = new Set<string>();
+
+/**
+ * Whether the credential a long-lived answer (an event stream) was opened with still works now:
+ * false once the session has ended, the token has expired or the key is revoked; a failure to find
+ * out (the database is away) is not an answer, and rejects.
+ */
+export async function stillAuthenticated(req: Pick<Request, 'get' | 'headers' | 'method'>, options: AuthenticateOptions): Promise<boolean> {
+  try {
+    await identify(req, EVERY_SCHEME, options, NO_ORIGIN_CHECK);
+    return true;
+  } catch (error) {
+    if (error instanceof AppError) return false;
+    throw error;
+  }
 }
 
 /** The principal of an authenticated request (the route's security guarantees there is one). */

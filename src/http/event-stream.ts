@@ -51,8 +51,18 @@ function principalKey(principal: Principal): string {
 }
 
 export interface EventStreams {
-  /** Answers the request with a stream of the scope's events after `after` (live from now when absent). */
-  open(req: Pick<Request, 'method' | 'socket'>, res: Response, principal: Principal, scope: EventScope, after: string | undefined): Promise<void>;
+  /**
+   * Answers the request with a stream of the scope's events after `after` (live from now when
+   * absent). `stillAuthenticated` is asked at every heartbeat: the stream ends once it says no.
+   */
+  open(
+    req: Pick<Request, 'method' | 'socket'>,
+    res: Response,
+    principal: Principal,
+    scope: EventScope,
+    after: string | undefined,
+    stillAuthenticated?: () => Promise<boolean>,
+  ): Promise<void>;
 }
 
 /**
@@ -71,7 +81,7 @@ export function createEventStreams(store: Store, feed: EventFeed, settings: Even
   const openPerPrincipal = new Map<string, number>();
 
   return {
-    async open(req, res, principal, scope, after) {
+    async open(req, res, principal, scope, after, stillAuthenticated) {
       const key = principalKey(principal);
       const open = openPerPrincipal.get(key) ?? 0;
       if (open >= settings.streamsPerPrincipal) {
@@ -174,7 +184,24 @@ export function createEventStreams(store: Store, feed: EventFeed, settings: Even
         req.socket.setNoDelay(true);
         res.write(`retry: ${retryMs}\n\n`);
         lastSent = BigInt(cursor);
-        heartbeat = setInterval(() => res.write(': keep-alive\n\n'), settings.heartbeatMs);
+        let checking = false;
+        heartbeat = setInterval(() => {
+          res.write(': keep-alive\n\n');
+          if (stillAuthenticated === undefined || checking) return;
+          checking = true;
+          // A signed-out session, an expired token or a revoked key ends the stream within one
+          // heartbeat: its reader reconnects and is refused as any request would be. When the check
+          // cannot be made (the database is away), the stream goes on.
+          stillAuthenticated().then(
+            (valid) => {
+              checking = false;
+              if (!valid) subscriber.end();
+            },
+            () => {
+              checking = false;
+            },
+          );
+        }, settings.heartbeatMs);
         heartbeat.unref();
 
         for (;;) {

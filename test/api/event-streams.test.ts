@@ -80,6 +80,37 @@ describeEachDatabase(
       await expect(openEventStream(`${base}/api/v1/events?agent_id=${theirs.id}`, { 'X-API-Key': key })).rejects.toMatchObject({ status: 404 });
     });
 
+    const endsWithin = async (reader: EventStreamReader, ms: number) => {
+      const outcome = await Promise.race([reader.ended.then(() => 'ended'), new Promise((resolve) => setTimeout(resolve, ms, 'still open'))]);
+      expect(outcome).toBe('ended');
+    };
+
+    it('when the session a stream was opened with ends, then the stream ends within a heartbeat and opening it again is 401', async () => {
+      const person = await get().signUp();
+      const reader = await stream('', bearer(person.token));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(reader.comments.filter((comment) => comment.trim() === 'keep-alive').length).toBeGreaterThanOrEqual(1);
+      await person.http.post('/api/auth/logout').expect(204);
+      // EVENTS_HEARTBEAT_MS is 200 here.
+      await endsWithin(reader, 2000);
+      const refused = await openEventStream(`${base}/api/v1/events`, bearer(person.token)).catch((error: { status: number }) => error);
+      expect(refused).toMatchObject({ status: 401 });
+    });
+
+    it('when the agent key a stream was opened with is revoked, then the stream ends within a heartbeat and opening it again is 403, while the owner’s stream goes on', async () => {
+      const agent = await createAgent();
+      const key = (await get().http.post(`/api/v1/agents/${agent.id}/keys`).send({ name: 'watcher', scopes: ['tasks:read'] }).expect(201)).body.data;
+      const asKey = await stream('', { 'X-API-Key': key.secret });
+      const asOwner = await stream(`?agent_id=${agent.id}`);
+      await get().http.delete(`/api/v1/agents/${agent.id}/keys/${key.id}`).expect(204);
+      await endsWithin(asKey, 2000);
+      const refused = await openEventStream(`${base}/api/v1/events`, { 'X-API-Key': key.secret }).catch((error: { status: number }) => error);
+      expect(refused).toMatchObject({ status: 403 });
+      await createTaskOn(agent.id, 'still watched');
+      const [seen] = await asOwner.waitFor(1);
+      expect(JSON.parse(seen?.data ?? '{}').data.title).toBe('still watched');
+    });
+
     it('when a principal already holds its streams, then one more is 429 with Retry-After, until one closes', async () => {
       const reader = await get().signUp();
       const headers = bearer(reader.token);
