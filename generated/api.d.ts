@@ -606,7 +606,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook endpoint
-         * @description The endpoint and its deliveries are gone; nothing more is sent to it.
+         * @description The endpoint and its deliveries are gone; no new attempt starts (one already under way may still arrive).
          */
         delete: operations["deleteWebhook"];
         options?: never;
