@@ -2,9 +2,10 @@
 // kept current by the event stream; and a form to add an agent.
 import type { components, FleetEvent } from '@agent-fleet/client';
 import { useState } from 'preact/hooks';
-import { api, messageOf } from '../../api';
+import { api } from '../../api';
 import { changesOf, useEvents } from '../live';
 import { useLoad } from '../load';
+import { useSubmission } from '../submit';
 import { hrefOf } from '../route';
 import { Empty, Loading, Problem, StatusBadge, ViewHeading } from '../ui';
 
@@ -54,22 +55,15 @@ export function applyFleetEvent(agents: Agent[], event: FleetEvent): Agent[] {
 function NewAgentForm({ onCreated }: { onCreated: () => void }) {
   const [name, setName] = useState('');
   const [type, setType] = useState<AgentType>('type_a');
-  const [problem, setProblem] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
+  const { busy, problem, run } = useSubmission('The agent could not be created. Please try again.');
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setProblem(undefined);
-    try {
+    return run(async () => {
       const { error, response } = await api.POST('/api/v1/agents', { body: { name, type } });
       if (!response.ok) throw error;
       setName('');
       onCreated();
-    } catch (failure) {
-      setProblem(messageOf(failure, 'The agent could not be created. Please try again.'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="inline-form" onSubmit={(event) => void submit(event)} aria-labelledby="new-agent-title">

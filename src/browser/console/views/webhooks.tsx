@@ -3,8 +3,9 @@
 // it is never written to storage, the URL or the page's HTML).
 import type { FleetEventType } from '@agent-fleet/client';
 import { useState } from 'preact/hooks';
-import { api, messageOf } from '../../api';
+import { api } from '../../api';
 import { useLoad } from '../load';
+import { useSubmission } from '../submit';
 import { hrefOf } from '../route';
 import { SecretOnce } from '../secret-once';
 import { Empty, Loading, Problem, Time, ViewHeading } from '../ui';
@@ -30,8 +31,7 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookCreated) =>
   const [description, setDescription] = useState('');
   const [every, setEvery] = useState(true);
   const [chosen, setChosen] = useState<ReadonlySet<FleetEventType>>(new Set());
-  const [problem, setProblem] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, refuse, run } = useSubmission('The webhook could not be created. Please try again.');
   const choose = (type: FleetEventType, on: boolean) =>
     setChosen((current) => {
       const next = new Set(current);
@@ -39,15 +39,10 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookCreated) =>
       else next.delete(type);
       return next;
     });
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setProblem(undefined);
-    if (!every && chosen.size === 0) {
-      setProblem('Choose at least one event type, or every event.');
-      return;
-    }
-    setBusy(true);
-    try {
+    if (!every && chosen.size === 0) return refuse('Choose at least one event type, or every event.');
+    return run(async () => {
       const types = every ? undefined : EVENT_TYPES.filter((type) => chosen.has(type));
       const { data, error, response } = await api.POST('/api/v1/webhooks', { body: { url: url.trim(), ...(types ? { types } : {}), ...(description.trim() ? { description: description.trim() } : {}) } });
       if (!response.ok || !data) throw error;
@@ -56,11 +51,7 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookCreated) =>
       setEvery(true);
       setChosen(new Set());
       onCreated(data.data);
-    } catch (failure) {
-      setProblem(messageOf(failure, 'The webhook could not be created. Please try again.'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="inline-form webhook-form" onSubmit={(event) => void submit(event)} aria-labelledby="new-webhook-title">

@@ -8,6 +8,7 @@ import { useLoad } from '../../load';
 import { Empty, Loading, Problem, StatusBadge, Time } from '../../ui';
 import { ConfirmAction } from '../../confirm-action';
 import { SecretOnce } from '../../secret-once';
+import { useSubmission } from '../../submit';
 
 type AgentKey = components['schemas']['AgentKey'];
 type AgentKeyScope = components['schemas']['AgentKeyScope'];
@@ -119,19 +120,13 @@ function NewKeyForm({ agentId, onCreated }: { agentId: string; onCreated: (key: 
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<AgentKeyScope[]>(SCOPES.map(({ scope }) => scope));
   const [days, setDays] = useState('');
-  const [problem, setProblem] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, refuse, run } = useSubmission('The key could not be created. Please try again.');
   const toggle = (scope: AgentKeyScope, on: boolean) => setScopes((current) => SCOPES.map((entry) => entry.scope).filter((each) => (each === scope ? on : current.includes(each))));
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setProblem(undefined);
-    if (scopes.length === 0) {
-      setProblem('Choose at least one scope: a key without one could do nothing.');
-      return;
-    }
-    setBusy(true);
-    try {
+    if (scopes.length === 0) return refuse('Choose at least one scope: a key without one could do nothing.');
+    return run(async () => {
       const { data, error, response } = await api.POST('/api/v1/agents/{agent_id}/keys', {
         params: { path: { agent_id: agentId } },
         body: { name, scopes, ...(days.trim() ? { expires_in_days: Number(days) } : {}) },
@@ -142,11 +137,7 @@ function NewKeyForm({ agentId, onCreated }: { agentId: string; onCreated: (key: 
       setDays('');
       setScopes(SCOPES.map(({ scope }) => scope));
       onCreated(key, { id: key.id, name: key.name, secret });
-    } catch (failure) {
-      setProblem(messageOf(failure, 'The key could not be created. Please try again.'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

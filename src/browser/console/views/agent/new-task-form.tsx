@@ -1,7 +1,8 @@
 // Queues a task on the agent. The input is JSON typed by a person: it is parsed here first, so that
 // a typo is explained next to the field and nothing is sent.
 import { useRef, useState } from 'preact/hooks';
-import { api, messageOf } from '../../../api';
+import { api } from '../../../api';
+import { useSubmission } from '../../submit';
 import { Problem } from '../../ui';
 import type { Task } from './task-list';
 
@@ -29,13 +30,12 @@ export function NewTaskForm({ agentId, onCreated }: { agentId: string; onCreated
   const [priority, setPriority] = useState('5');
   const [maxAttempts, setMaxAttempts] = useState('3');
   const [inputProblem, setInputProblem] = useState<string | undefined>(undefined);
-  const [problem, setProblem] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, refuse, run } = useSubmission('The task could not be created. Please try again.');
   const inputField = useRef<HTMLTextAreaElement>(null);
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setProblem(undefined);
+    refuse(undefined);
     const parsed = parseTaskInput(input);
     if (!parsed.ok) {
       setInputProblem(parsed.message);
@@ -43,8 +43,7 @@ export function NewTaskForm({ agentId, onCreated }: { agentId: string; onCreated
       return;
     }
     setInputProblem(undefined);
-    setBusy(true);
-    try {
+    return run(async () => {
       const { data, error, response } = await api.POST('/api/v1/agents/{agent_id}/tasks', {
         params: { path: { agent_id: agentId } },
         body: {
@@ -62,11 +61,7 @@ export function NewTaskForm({ agentId, onCreated }: { agentId: string; onCreated
       setPriority('5');
       setMaxAttempts('3');
       onCreated(data.data as Task);
-    } catch (failure) {
-      setProblem(messageOf(failure, 'The task could not be created. Please try again.'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
