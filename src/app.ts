@@ -12,7 +12,7 @@ import type { Config } from './config/config';
 import type { Database } from './data/database';
 import { RedisUnavailableError, type RedisConnection } from './data/redis';
 import { createStore } from './data/store';
-import { authenticateFor, type SecurityRequirement } from './http/authenticate';
+import { authenticateFor, credentialCheckFor, type SecurityRequirement } from './http/authenticate';
 import { allowCrossOrigin } from './http/cors';
 import { createDispatcher, type Step } from './http/dispatch';
 import { loadBrowserAssets, type BrowserAssets } from './http/browser-assets';
@@ -156,6 +156,8 @@ export function buildApp({
     isAgentToken: tokens.isAgentToken,
     trustedOrigins: config.auth.trustedOrigins,
   };
+  const defaultSecurity = (apiDocument.security ?? []) as SecurityRequirement[];
+  const securityOf = (operationId: string) => (routes.operations.get(operationId)?.operation.security as SecurityRequirement[] | undefined) ?? defaultSecurity;
   // The operation table: every operationId of api.yaml and its handler.
   const handlers = bindHandlers(routes, {
     ...healthHandlers(db, lifecycle, redis),
@@ -182,7 +184,7 @@ export function buildApp({
       pathTo,
     ),
     ...leaseHandlers(queue, pathTo),
-    ...eventHandlers(store, streams, authentication),
+    ...eventHandlers(store, streams, credentialCheckFor(securityOf('listEvents'), authentication)),
     ...signIn.handlers,
     ...docsHandlers(apiDocument, { clientReadme, pathTo, links }),
     getMetrics: serveMetrics(metrics, config.metrics.token),
@@ -190,7 +192,6 @@ export function buildApp({
   } satisfies OperationHandlers);
 
   const limiters = createRateLimiters({ limits: config.rateLimits, metrics, logger, redis, stores: sharedCounters });
-  const defaultSecurity = (apiDocument.security ?? []) as SecurityRequirement[];
   const validationOf = createValidation(apiDocument, { validateResponses: config.validateResponses });
   const parseBody = parseDeclaredBody(config.maxBodyBytes);
   const idempotent = idempotencyStep({ store, settings: config.idempotency, cipher: createTokenCipher(config.tokenEncryptionKey, 'idempotent-answers'), logger });

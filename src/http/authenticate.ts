@@ -45,7 +45,7 @@ export function authenticateFor(
   agentKeyScope?: AgentKeyScope,
   agentIdIn: 'path' | 'query' = 'path',
 ): RequestHandler | undefined {
-  const schemes = new Set(requirements.flatMap((requirement) => Object.keys(requirement)));
+  const schemes = schemesOf(requirements);
   if (requirements.length === 0 || requirements.some((requirement) => Object.keys(requirement).length === 0)) return undefined;
   if ([...schemes].every((scheme) => CHECKED_BY_HANDLER.has(scheme))) return undefined;
   const trusted = new Set(options.trustedOrigins);
@@ -143,22 +143,29 @@ async function userFromToken(token: string, options: AuthenticateOptions): Promi
   return { kind: 'user', user: signedIn.user, session: signedIn.session };
 }
 
-const EVERY_SCHEME = new Set(['BearerAuth', 'ApiKeyAuth', 'SessionCookie']);
 const NO_ORIGIN_CHECK = new Set<string>();
 
 /**
- * Whether the credential a long-lived answer (an event stream) was opened with still works now:
- * false once the session has ended, the token has expired or the key is revoked; a failure to find
- * out (the database is away) is not an answer, and rejects.
+ * Whether the credential a long-lived answer (an event stream) was opened with still works now,
+ * checked as `requirements` (its operation's security) checked it then: false once the session has
+ * ended, the token has expired or the key is revoked. A failure to find out (the database is away)
+ * is not an answer, and rejects. Only for safe requests, whose Origin was never checked.
  */
-export async function stillAuthenticated(req: Pick<Request, 'get' | 'headers' | 'method'>, options: AuthenticateOptions): Promise<boolean> {
-  try {
-    await identify(req, EVERY_SCHEME, options, NO_ORIGIN_CHECK);
-    return true;
-  } catch (error) {
-    if (error instanceof AppError) return false;
-    throw error;
-  }
+export function credentialCheckFor(requirements: readonly SecurityRequirement[], options: AuthenticateOptions): (req: Pick<Request, 'get' | 'headers' | 'method'>) => Promise<boolean> {
+  const schemes = schemesOf(requirements);
+  return async (req) => {
+    try {
+      await identify(req, schemes, options, NO_ORIGIN_CHECK);
+      return true;
+    } catch (error) {
+      if (error instanceof AppError) return false;
+      throw error;
+    }
+  };
+}
+
+function schemesOf(requirements: readonly SecurityRequirement[]): Set<string> {
+  return new Set(requirements.flatMap((requirement) => Object.keys(requirement)));
 }
 
 /** The principal of an authenticated request (the route's security guarantees there is one). */

@@ -61,7 +61,7 @@ export interface EventStreams {
     principal: Principal,
     scope: EventScope,
     after: string | undefined,
-    stillAuthenticated?: () => Promise<boolean>,
+    stillAuthenticated: () => Promise<boolean>,
   ): Promise<void>;
 }
 
@@ -187,20 +187,21 @@ export function createEventStreams(store: Store, feed: EventFeed, settings: Even
         let checking = false;
         heartbeat = setInterval(() => {
           res.write(': keep-alive\n\n');
-          if (stillAuthenticated === undefined || checking) return;
+          if (checking) return;
           checking = true;
           // A signed-out session, an expired token or a revoked key ends the stream within one
           // heartbeat: its reader reconnects and is refused as any request would be. When the check
           // cannot be made (the database is away), the stream goes on.
-          stillAuthenticated().then(
-            (valid) => {
+          stillAuthenticated()
+            .then(
+              (valid) => {
+                if (!valid) subscriber.end();
+              },
+              () => undefined,
+            )
+            .finally(() => {
               checking = false;
-              if (!valid) subscriber.end();
-            },
-            () => {
-              checking = false;
-            },
-          );
+            });
         }, settings.heartbeatMs);
         heartbeat.unref();
 

@@ -1,6 +1,7 @@
+import type { Request } from 'express';
 import type { Store } from '../../data/store';
 import * as events from '../../domain/events';
-import { principalOf, stillAuthenticated, type AuthenticateOptions } from '../authenticate';
+import { principalOf } from '../authenticate';
 import type { EventStreams } from '../event-stream';
 import { wantsEventStream } from '../event-stream';
 import type { OperationHandlers } from '../operations';
@@ -8,14 +9,21 @@ import type { Handler } from '../typed-handler';
 
 const MAX_PAGE = 100;
 
-/** The fleet's events: a page (JSON), or a live Server-Sent Events stream (`Accept: text/event-stream`). */
-export function eventHandlers(store: Store, streams: EventStreams, authentication: AuthenticateOptions): Pick<OperationHandlers, 'listEvents'> {
+/**
+ * The fleet's events: a page (JSON), or a live Server-Sent Events stream (`Accept: text/event-stream`)
+ * whose credential `stillAuthenticated` checks again as it goes (credentialCheckFor).
+ */
+export function eventHandlers(
+  store: Store,
+  streams: EventStreams,
+  stillAuthenticated: (req: Pick<Request, 'get' | 'headers' | 'method'>) => Promise<boolean>,
+): Pick<OperationHandlers, 'listEvents'> {
   const listEvents: Handler<'listEvents'> = async (req, res) => {
     const principal = principalOf(req);
     const scope = await events.eventScopeOf(store, principal, req.query.agent_id, req.query.types);
     // `after` wins over the header an EventSource sends when it reconnects.
     const after = req.query.after ?? req.get('last-event-id');
-    if (wantsEventStream(req)) return streams.open(req, res, principal, scope, after, () => stillAuthenticated(req, authentication));
+    if (wantsEventStream(req)) return streams.open(req, res, principal, scope, after, () => stillAuthenticated(req));
     const page = await events.listEvents(store, scope, after, Math.min(req.query.limit ?? 20, MAX_PAGE));
     const nextCursor = page.hasMore ? (page.items.at(-1)?.id ?? null) : null;
     res.set('Cache-Control', 'private, no-cache').json({ data: page.items, meta: { nextCursor, hasMore: page.hasMore } });
