@@ -227,7 +227,8 @@ describe('createWorker against an in-memory lease server', () => {
         seen.push([task.title, task.input, lease.task_id, signal.aborted]);
         return { doubled: Number(task.input?.['n']) * 2 };
       }, { ttlSeconds: 30, waitSeconds: 2 });
-      await until(() => server.outcomes.size === 2);
+      // The server records an outcome as the report arrives; the worker says so once it is answered.
+      await until(() => server.outcomes.size === 2 && eventsOf('succeeded').length === 2);
       expect(seen).toEqual([
         ['first', { n: 1 }, first, false],
         ['second', { n: 2 }, second, false],
@@ -273,7 +274,7 @@ describe('createWorker against an in-memory lease server', () => {
       const id = server.enqueue('report twice');
       server.faults.report.push({ status: 503 }, 'hang-up');
       workerWith(async () => 'done');
-      await until(() => server.outcomes.size === 1);
+      await until(() => server.outcomes.size === 1 && eventsOf('succeeded').length === 1);
       expect(server.callsOf('report').map((call) => call.body)).toEqual([
         { status: 'succeeded', result: 'done' },
         { status: 'succeeded', result: 'done' },
