@@ -74,6 +74,9 @@ export const COMPONENTS: Array<[string, FrameMatcher]> = [
   ['service: src/domain', { url: service('domain/') }],
   ['service: src/auth', { url: service('auth/') }],
   ['service: src (other)', { url: service('') }],
+  // Bare Express's handlers (npm run bench:profile -- --against=express): its prepared statements'
+  // native get()/all()/run() are their self time.
+  ['bare Express app: handlers and their SQLite calls', { url: /\/express-app\.js$/ }],
   ['Node: other internals', { url: /^node:/ }],
 ];
 

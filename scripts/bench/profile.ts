@@ -18,7 +18,9 @@
  *   --baseline=<rev>   BENCH_BASELINE      also profile that git revision (built into .bench/baseline-<sha>/)
  *                                          and print both, µs per component before and after
  *   --current=<rev>    BENCH_CURRENT       profile that revision as the after instead of this checkout
- *   --rounds=N         BENCH_ROUNDS        runs per build, interleaved (default 1; 2 with --baseline)
+ *   --against=express  BENCH_AGAINST       profile bare Express (scripts/bench/express-app.ts) beside the
+ *                                          service instead of a revision: what the service adds, per component
+ *   --rounds=N         BENCH_ROUNDS        runs per build, interleaved (default 1; 2 with --baseline or --against)
  *
  * Writes .bench/profile.md and .bench/profile.json; the .cpuprofile stays in .bench/profile-<time>/
  * (Chrome DevTools and VS Code open it).
@@ -27,7 +29,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { APPS, buildBaseline, buildService, git, ROOT, seedAgents, startApp, stopApp } from './apps';
+import { APPS, bundleComparisonApps, buildBaseline, buildService, git, ROOT, seedAgents, startApp, stopApp, type ComparisonApp } from './apps';
 import { drive, failuresOf, findRoute } from './load';
 import { cpuMillisBetween, sampleCpu } from './process-tree';
 import { attributeSelfTime, EXCLUDED, OTHER, type CpuProfile } from './profile-components';
@@ -44,6 +46,8 @@ interface Options {
   baseline?: string;
   /** A git revision profiled as the after instead of this checkout (one change measured on its own: --baseline=<rev>^ --current=<rev>). */
   current?: string;
+  /** Bare Express profiled beside the service, on the same route, instead of another revision. */
+  against?: 'express';
   rounds: number;
 }
 
@@ -60,8 +64,24 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     keep: argv.includes('--keep') || env.BENCH_KEEP === '1',
     baseline: flag('baseline') ?? env.BENCH_BASELINE,
     current: flag('current') ?? env.BENCH_CURRENT,
-    rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', flag('baseline') ?? env.BENCH_BASELINE ? 2 : 1)),
+    against: readAgainst(flag('against') ?? env.BENCH_AGAINST),
+    rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', (flag('baseline') ?? env.BENCH_BASELINE ?? flag('against') ?? env.BENCH_AGAINST) ? 2 : 1)),
   };
+}
+
+function readAgainst(value: string | undefined): 'express' | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'express') throw new Error(`--against takes express (bare Express, scripts/bench/express-app.ts), not ${value}`);
+  return value;
+}
+
+/** What one profiled run starts: the service of this checkout or of another revision's build, or bare Express. */
+interface Subject {
+  build: 'baseline' | 'current';
+  /** Another checkout of the service (a revision built by buildBaseline). */
+  root?: string;
+  /** Bare Express's bundle, when the subject is bare Express. */
+  express?: Record<ComparisonApp, string>;
 }
 
 const micros = () => Number(process.hrtime.bigint() / 1000n);
@@ -78,12 +98,13 @@ interface ProfiledRun {
 }
 
 /** Starts `root`'s build (this checkout's by default) under --cpu-prof, seeds it, warms up, profiles the window. */
-async function profileOnce(options: Options, runDir: string, apiKey: string, build: 'baseline' | 'current', root?: string): Promise<ProfiledRun> {
+async function profileOnce(options: Options, runDir: string, apiKey: string, { build, root, express }: Subject): Promise<ProfiledRun> {
   const route = findRoute(options.route);
   const profileDir = path.join(runDir, `${build}-${Date.now()}`);
   mkdirSync(profileDir, { recursive: true });
+  const spec = express ? APPS.express : APPS.service;
   // Tasks pile up on one agent: its quota must not answer the load.
-  const app = await startApp(APPS.service, { dir: profileDir, apiKey, root, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`], env: { QUOTA_TASKS_PER_AGENT: '0' } });
+  const app = await startApp(spec, { dir: profileDir, apiKey, root, bundles: express, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`], env: { QUOTA_TASKS_PER_AGENT: '0' } });
   let windowStart: number;
   let windowEnd: number;
   let answered: number;
@@ -102,7 +123,7 @@ async function profileOnce(options: Options, runDir: string, apiKey: string, bui
     failures = failuresOf(result);
   } finally {
     const { code, signal } = await stopApp(app);
-    if (code !== 0) console.error(`profile: the service exited with ${code ?? signal}; the profile may be missing:\n${app.stderr()}`);
+    if (code !== 0) console.error(`profile: ${spec.name} exited with ${code ?? signal}; the profile may be missing:\n${app.stderr()}`);
   }
   const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no .cpuprofile in ${profileDir}: did the service exit through process.exit?`);
@@ -140,7 +161,9 @@ async function main(): Promise<void> {
   mkdirSync(runDir, { recursive: true });
   const loadBefore = os.loadavg().map((value) => value.toFixed(2)).join(' ');
 
-  const baseline = options.baseline ? buildBaseline(options.baseline, benchDir) : undefined;
+  if (options.against && options.baseline) throw new Error('--against and --baseline each name the before: give one');
+  const express = options.against ? bundleComparisonApps(path.join(benchDir, 'build')) : undefined;
+  const baseline = options.baseline ? buildBaseline(options.baseline, benchDir) : express ? { root: undefined, commit: 'bare Express' } : undefined;
   const chosen = options.current ? buildBaseline(options.current, benchDir) : undefined;
   if (!chosen) buildService();
   const currentRuns: ProfiledRun[] = [];
@@ -149,8 +172,8 @@ async function main(): Promise<void> {
     // Interleaved, the order alternating, so that a drift of the machine's load weighs on both builds.
     const order = baseline && round % 2 === 1 ? ['current', 'baseline'] : ['baseline', 'current'];
     for (const build of order) {
-      if (build === 'baseline' && baseline) baselineRuns.push(await profileOnce(options, runDir, apiKey, 'baseline', baseline.root));
-      if (build === 'current') currentRuns.push(await profileOnce(options, runDir, apiKey, 'current', chosen?.root));
+      if (build === 'baseline' && baseline) baselineRuns.push(await profileOnce(options, runDir, apiKey, { build, root: baseline.root, express }));
+      if (build === 'current') currentRuns.push(await profileOnce(options, runDir, apiKey, { build, root: chosen?.root }));
     }
   }
   const current = combine(currentRuns);
@@ -165,9 +188,10 @@ async function main(): Promise<void> {
   );
   const procCpu = (run: ProfiledRun) => (run.processCpuMillis * 1000) / run.answered;
   const rate = (run: ProfiledRun) => run.answered / (options.durationS * options.rounds);
+  const [beforeLabel, afterLabel, changeLabel] = express ? ['bare Express', 'service', 'service adds'] : ['before', 'after', 'change'];
   const table = before
     ? [
-        '| component | before µs/request | after µs/request | change |',
+        `| component | ${beforeLabel} µs/request | ${afterLabel} µs/request | ${changeLabel} |`,
         '|---|--:|--:|--:|',
         ...components.map((component) => {
           const was = perRequest(before, before.components.get(component) ?? 0);
@@ -189,7 +213,11 @@ async function main(): Promise<void> {
     '',
     `- ${current.answered} requests in ${options.rounds} × ${options.durationS} s (${fixed(rate(current), 0)} req/s under the profiler), ${options.connections} connections, after ${options.warmupS} s warm-up; ${options.seed} agents seeded`,
     `- the service as the bench runs it (dist/process/server.js, NODE_ENV=production, info logs to a file, response validation on), one process, \`node --cpu-prof\` (sampling every 1 ms)`,
-    ...(baseline ? [`- before: ${baseline.commit}; after: ${chosen?.commit ?? currentRevision()}; ${options.rounds} rounds each, interleaved, the order alternating`] : []),
+    ...(express
+      ? [`- beside bare Express (scripts/bench/express-app.ts) under the same profiler and load; the service at ${chosen?.commit ?? currentRevision()}; ${options.rounds} rounds each, interleaved, the order alternating`]
+      : baseline
+        ? [`- before: ${baseline.commit}; after: ${chosen?.commit ?? currentRevision()}; ${options.rounds} rounds each, interleaved, the order alternating`]
+        : []),
     `- ${os.cpus().length} cores, node ${process.version}, load average before ${loadBefore}, after ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`,
     `- profiles: ${current.file}${before ? `; before: ${before.file}` : ''}`,
     '',
