@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import { KnexTimeoutError, type Knex } from 'knex';
 import { eventWritesOf, insertEventsAndCommitSql, insertEventsNow, type EventWrites, type SqliteEventConnection } from './event-writes';
 
 /** The parts of knex's transaction class (an untyped CommonJS module) that these subclasses use. */
@@ -47,10 +47,151 @@ class SqliteEventsTransaction extends SqliteTransaction {
   }
 }
 
-/** knex's better-sqlite3 client, its transactions beginning with `BEGIN IMMEDIATE` and committing their events. */
+/** What knex says when no connection came within acquireConnectionTimeout (its pool's own words). */
+const ACQUIRE_TIMEOUT_MESSAGE = 'Knex: Timeout acquiring a connection. The pool is probably full. Are you missing a .transacting(trx) call?';
+
+interface Waiter {
+  resolve(connection: Promise<unknown>): void;
+  reject(error: unknown): void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Lends a database's one SQLite connection to one user at a time (a query, or a transaction from
+ * its BEGIN to its COMMIT), in the order they asked. The connection is taken from knex's pool when
+ * first needed and kept; a user who waits longer than the pool's acquire timeout fails with knex's
+ * KnexTimeoutError, as with the pool. Once closing, the connection goes back to the pool as soon
+ * as its user is done, and whoever asks is sent to the pool (which refuses, being destroyed).
+ */
+export class ConnectionLender {
+  private connection: unknown;
+  private lent = false;
+  private closing = false;
+  private readonly waiting: Waiter[] = [];
+
+  constructor(
+    private readonly pool: { take(): Promise<unknown>; giveBack(connection: unknown): void; timeoutMs: number },
+  ) {}
+
+  acquire(): Promise<unknown> {
+    if (this.closing) return this.pool.take();
+    if (this.lent) return this.wait();
+    this.lent = true;
+    const kept = this.connection;
+    // A connection closed under the pool's feet goes back to it, which destroys it, and a new one is taken.
+    if (kept !== undefined && (kept as { open?: unknown }).open !== false) return Promise.resolve(kept);
+    this.connection = undefined;
+    if (kept !== undefined) this.pool.giveBack(kept);
+    return this.pool.take().then(
+      (connection) => {
+        this.connection = connection;
+        return connection;
+      },
+      (error: unknown) => {
+        this.handOn();
+        throw error;
+      },
+    );
+  }
+
+  /** Whether `connection` is the one this lender lends (anything else goes back to the pool directly). */
+  lends(connection: unknown): boolean {
+    return connection !== undefined && connection === this.connection;
+  }
+
+  release(): void {
+    this.handOn();
+    if (!this.lent && this.closing) this.giveBack();
+  }
+
+  close(): void {
+    this.closing = true;
+    for (const waiter of this.waiting.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(this.pool.take());
+    }
+    if (!this.lent) this.giveBack();
+  }
+
+  /** The connection is free: the longest waiter gets it. */
+  private handOn(): void {
+    this.lent = false;
+    const next = this.waiting.shift();
+    if (next === undefined) return;
+    clearTimeout(next.timer);
+    next.resolve(this.acquire());
+  }
+
+  private wait(): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(waiter), 1);
+          reject(new KnexTimeoutError(ACQUIRE_TIMEOUT_MESSAGE));
+        }, this.pool.timeoutMs),
+      };
+      this.waiting.push(waiter);
+    });
+  }
+
+  private giveBack(): void {
+    const connection = this.connection;
+    this.connection = undefined;
+    if (connection !== undefined) this.pool.giveBack(connection);
+  }
+}
+
+/** The parts of knex's client and its tarn pool that lending uses. */
+interface PooledClient {
+  pool?: { acquireTimeoutMillis: number };
+}
+
+/** One lender per pool: a copy of the database (`withUserParams`) shares its original's pool. */
+const lenders = new WeakMap<object, ConnectionLender>();
+
+/**
+ * knex's better-sqlite3 client, its transactions beginning with `BEGIN IMMEDIATE` and committing
+ * their events, its one connection lent by a ConnectionLender: knex takes every query's connection
+ * from its pool, which for one connection cost two pending operations, each with its own timer, and
+ * a dozen promises per query.
+ */
 export class SqliteClient extends BetterSqlite3Client {
   override transaction(...args: unknown[]): Knex.Transaction {
     return new SqliteEventsTransaction(this, ...args) as unknown as Knex.Transaction;
+  }
+
+  override acquireConnection(): Promise<unknown> {
+    const lender = this.lender();
+    return lender ? lender.acquire() : super.acquireConnection();
+  }
+
+  override releaseConnection(connection: unknown): Promise<void> {
+    const lender = this.lender();
+    if (!lender?.lends(connection)) return super.releaseConnection(connection);
+    lender.release();
+    return Promise.resolve();
+  }
+
+  override destroy(callback?: (error?: unknown) => void): Promise<void> {
+    this.lender()?.close();
+    return super.destroy(callback);
+  }
+
+  private lender(): ConnectionLender | undefined {
+    const pool = (this as PooledClient).pool;
+    if (pool === undefined) return undefined;
+    let lender = lenders.get(pool);
+    if (lender === undefined) {
+      lender = new ConnectionLender({
+        take: () => super.acquireConnection(),
+        giveBack: (connection) => void super.releaseConnection(connection),
+        timeoutMs: pool.acquireTimeoutMillis,
+      });
+      lenders.set(pool, lender);
+    }
+    return lender;
   }
 }
 
