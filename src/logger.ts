@@ -19,33 +19,50 @@ export const REDACTED_PATHS = [
   '*.code_verifier',
 ];
 
-/** Lines are written once this many bytes wait: under a pipe's atomic write size (4 KiB) with a line to spare, so the lines of cluster workers sharing one pipe never interleave. */
+/** Lines waiting to be written are written together once they reach this many bytes: under a pipe's atomic write size (4 KiB) with a line to spare, so the lines of cluster workers sharing one pipe never interleave. */
 export const LOG_WRITE_BYTES = 2048;
-/** How long a line may wait for others before it is written anyway. */
-export const LOG_FLUSH_MS = 250;
 
-let standardOutput: ReturnType<typeof pino.destination> | undefined;
+let standardOutput: DestinationStream | undefined;
 
 /**
  * The process's standard output, shared by its loggers. Its writes are synchronous, as Node's own
  * are to files and pipes: pino's default writer keeps one write of at most 16 KB in flight and
  * queues the rest, and under sustained load, where the loop turns a few hundred times a second,
- * the queue grew by megabytes a second (a read's resident size rose 23 MB in 15 s, and would go on).
- * Lines are gathered into writes of about LOG_WRITE_BYTES, at least every LOG_FLUSH_MS, and what
- * waits is written as the process exits.
+ * the queue grew by megabytes a second (a read load's resident size rose 23 MB in 15 s, and would
+ * have gone on). The lines of one turn of the event loop are written together as it ends, sooner
+ * once they reach LOG_WRITE_BYTES, and what waits is written as the process exits (a crash
+ * included): a quiet process writes each line as it comes, a busy one a couple of KB at a time.
  */
-function standardOutputDestination(): ReturnType<typeof pino.destination> {
+function standardOutputDestination(): DestinationStream {
   if (standardOutput) return standardOutput;
-  const destination = pino.destination({ dest: 1, sync: true, minLength: LOG_WRITE_BYTES, periodicFlush: LOG_FLUSH_MS });
+  const output = pino.destination({ dest: 1, sync: true });
+  let waiting = '';
+  let scheduled = false;
+  const writeWaiting = () => {
+    scheduled = false;
+    if (waiting === '') return;
+    const lines = waiting;
+    waiting = '';
+    output.write(lines);
+  };
   process.once('exit', () => {
     try {
-      destination.flushSync();
+      writeWaiting();
     } catch {
       // Standard output is gone (a closed pipe): nothing can be written anywhere.
     }
   });
-  standardOutput = destination;
-  return destination;
+  standardOutput = {
+    write(line: string) {
+      waiting += line;
+      if (waiting.length >= LOG_WRITE_BYTES) writeWaiting();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(writeWaiting);
+      }
+    },
+  };
+  return standardOutput;
 }
 
 export function createLogger(config: { logLevel: LogLevel }, destination?: DestinationStream): Logger {

@@ -60,6 +60,11 @@ describe('a real service process whose Redis dies, freezes and comes back', () =
     return { statuses, latency: summarise(samples) };
   }
   const stateLines = () => server.logs.filter((line) => /^redis (unavailable|available again)/.test(String(line.msg))).map((line) => String(line.msg).split(':')[0]);
+  /** Log lines reach standard output within the logger's flush interval (250 ms), not at once. */
+  const stateLinesOnceWritten = async (count: number) => {
+    await waitUntil(`${count} Redis state lines in the log`, async () => stateLines().length >= count);
+    return stateLines();
+  };
   const readiness = async () => (await (await fetch(`${base}/health/ready`)).json()) as { status: string };
   const metrics = async () => (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 
@@ -71,11 +76,11 @@ describe('a real service process whose Redis dies, freezes and comes back', () =
     const killed = await measure();
     expect([...killed.statuses]).toEqual([200]);
     expect(await readiness()).toMatchObject({ status: 'degraded' });
-    expect(stateLines()).toEqual(['redis unavailable']);
+    expect(await stateLinesOnceWritten(1)).toEqual(['redis unavailable']);
 
     await redis.start();
     await waitUntil('readiness to say ready', async () => (await readiness()).status === 'ready');
-    expect(stateLines()).toEqual(['redis unavailable', 'redis available again']);
+    expect(await stateLinesOnceWritten(2)).toEqual(['redis unavailable', 'redis available again']);
     const keysBack = await redis.keys('agent-fleet:rate-limit:service-key:*');
     await measure();
     expect((await redis.keys('agent-fleet:rate-limit:service-key:*')).length).toBeGreaterThanOrEqual(Math.max(1, keysBack.length));
@@ -86,7 +91,7 @@ describe('a real service process whose Redis dies, freezes and comes back', () =
     expect(await readiness()).toMatchObject({ status: 'degraded' });
     redis.thaw();
     await waitUntil('readiness to say ready', async () => (await readiness()).status === 'ready');
-    expect(stateLines()).toEqual(['redis unavailable', 'redis available again', 'redis unavailable', 'redis available again']);
+    expect(await stateLinesOnceWritten(4)).toEqual(['redis unavailable', 'redis available again', 'redis unavailable', 'redis available again']);
 
     const text = await metrics();
     expect(text).toMatch(/dependency_failures_total\{dependency="redis",reason="circuit_open"\} [1-9]/);
