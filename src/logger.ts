@@ -19,8 +19,12 @@ export const REDACTED_PATHS = [
   '*.code_verifier',
 ];
 
-/** Lines waiting to be written are written together once they reach this many bytes: under a pipe's atomic write size (4 KiB) with a line to spare, so the lines of cluster workers sharing one pipe never interleave. */
-export const LOG_WRITE_BYTES = 2048;
+/**
+ * Waiting lines are written once they are this long (in characters). Log lines are nearly all
+ * ASCII and well under this, so a write stays under a pipe's atomic 4 KiB and cluster workers
+ * sharing one pipe do not interleave their lines; only a write of longer lines could be split.
+ */
+export const LOG_WRITE_LENGTH = 2048;
 
 let standardOutput: DestinationStream | undefined;
 
@@ -30,7 +34,7 @@ let standardOutput: DestinationStream | undefined;
  * queues the rest, and under sustained load, where the loop turns a few hundred times a second,
  * the queue grew by megabytes a second (a read load's resident size rose 23 MB in 15 s, and would
  * have gone on). The lines of one turn of the event loop are written together as it ends, sooner
- * once they reach LOG_WRITE_BYTES, and what waits is written as the process exits (a crash
+ * once they reach LOG_WRITE_LENGTH, and what waits is written as the process exits (a crash
  * included): a quiet process writes each line as it comes, a busy one a couple of KB at a time.
  */
 function standardOutputDestination(): DestinationStream {
@@ -55,7 +59,7 @@ function standardOutputDestination(): DestinationStream {
   standardOutput = {
     write(line: string) {
       waiting += line;
-      if (waiting.length >= LOG_WRITE_BYTES) writeWaiting();
+      if (waiting.length >= LOG_WRITE_LENGTH) writeWaiting();
       else if (!scheduled) {
         scheduled = true;
         setImmediate(writeWaiting);

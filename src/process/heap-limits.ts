@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
  *   reads `--max-semi-space-size` only when it creates the heap; `--semi-space-growth-factor` is
  *   read at each scavenge, so holding it at 1 keeps the semi-spaces as they are.
  * - Once the process serves (releaseYoungGeneration), a young generation node was given a cap for
- *   (`npm start` runs `node --max-semi-space-size=4`) may grow to it under load: at 1 MB, 50
+ *   (`npm start` runs `node --max-semi-space-size=8`) may grow to it under load: at 1 MB, 50
  *   requests in flight keep a scavenge's survivors near the semi-space's size, and the collector
  *   took a quarter of a read's CPU. Without a cap it stays at 1 MB.
  * - After each full collection the old generation may grow by as much as survived (a factor of 2):
