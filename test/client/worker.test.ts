@@ -35,7 +35,7 @@ class LeaseServer {
   readonly claimsRunning = new Set<string>();
   queue: FakeTask[] = [];
   paused = false;
-  /** Claims whose connection closed before they were answered. */
+  /** This test's claims whose connection closed before they were answered. */
   abandonedClaims = 0;
   maxActive = 0;
   baseUrl = '';
@@ -120,7 +120,9 @@ class LeaseServer {
     const until = Date.now() + Number(body['wait_seconds'] ?? 0) * 1000;
     for (;;) {
       this.#expire();
-      if (closed || agentId !== this.agentId) {
+      // A claim of an earlier test's worker ends here without counting: it must not pass for this test's abandoned claim.
+      if (agentId !== this.agentId) return [204, undefined];
+      if (closed) {
         this.abandonedClaims += 1;
         return [204, undefined];
       }
