@@ -431,9 +431,10 @@ describe('createWorker against an in-memory lease server', () => {
   describe('stopping', () => {
     it('when stopped gracefully, then the long poll in flight is aborted, no more tasks are claimed, and the running handler finishes and reports', async () => {
       const id = server.enqueue('in flight');
-      let finish: (value: string) => void = () => undefined;
+      let finish: ((value: string) => void) | undefined;
       const running = workerWith(() => new Promise<string>((resolve) => (finish = resolve)), { concurrency: 2, waitSeconds: 20 });
-      await until(() => server.active().length === 1 && server.callsOf('claim').length === 2);
+      // The handler has the task (a lease granted by the server may still be on its way to the worker).
+      await until(() => finish !== undefined && server.callsOf('claim').length === 2);
       await delay(100);
       let stopped = false;
       const stopping = running.stop().then(() => (stopped = true));
@@ -441,7 +442,7 @@ describe('createWorker against an in-memory lease server', () => {
       server.enqueue('queued after the stop');
       await delay(300);
       expect(stopped).toBe(false);
-      finish('finished after the stop');
+      finish?.('finished after the stop');
       await stopping;
       await running.done;
       expect(server.outcomes.get(id)).toEqual({ status: 'succeeded', result: 'finished after the stop' });
@@ -452,11 +453,13 @@ describe('createWorker against an in-memory lease server', () => {
     it('when the stop\'s timeout passes, then the handler\'s signal aborts, its lease is released, and stop resolves without waiting for the handler', async () => {
       const id = server.enqueue('never ends');
       let reason: unknown;
+      let started = false;
       const running = workerWith((_task, { signal }) => {
+        started = true;
         signal.addEventListener('abort', () => (reason = signal.reason));
         return new Promise(() => undefined);
       });
-      await until(() => server.active().length === 1);
+      await until(() => started);
       await running.stop({ timeoutMs: 300 });
       expect(reason).toMatchObject({ name: 'AbortError' });
       expect(server.callsOf('release').map((call) => call.leaseId)).toEqual([eventsOf('claimed')[0]?.lease.id]);
@@ -470,9 +473,11 @@ describe('createWorker against an in-memory lease server', () => {
       server.enqueue('one');
       server.enqueue('two');
       const aborted: string[] = [];
+      const started: string[] = [];
       const running = workerWith(
         (task, { signal }) =>
           new Promise((_resolve, reject) => {
+            started.push(task.title);
             signal.addEventListener('abort', () => {
               aborted.push(task.title);
               reject(signal.reason as Error);
@@ -480,7 +485,7 @@ describe('createWorker against an in-memory lease server', () => {
           }),
         { concurrency: 2 },
       );
-      await until(() => server.active().length === 2);
+      await until(() => started.length === 2);
       await running.stop({ graceful: false });
       expect(aborted.sort()).toEqual(['one', 'two']);
       expect(server.callsOf('release')).toHaveLength(2);
