@@ -34,7 +34,8 @@ export function openAgentsSql(filename: string, busyTimeoutMs: number): AgentsSq
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   db.pragma('synchronous = FULL');
-  const findOne = db.prepare<AgentRow>('select * from `agents` where `id` = ? limit ?');
+  // `limit 1` written in, as the service writes it: SQLite prepares a statement whose LIMIT is bound again at every run.
+  const findOne = db.prepare<AgentRow>('select * from `agents` where `id` = ? limit 1');
   // knex leaves out `offset ?` when skip is 0.
   const firstPage = db.prepare<AgentRow>('select * from `agents` order by `id` asc limit ?');
   const laterPage = db.prepare<AgentRow>('select * from `agents` order by `id` asc limit ? offset ?');
@@ -47,7 +48,7 @@ export function openAgentsSql(filename: string, busyTimeoutMs: number): AgentsSq
   });
   return {
     find: (id) => {
-      const row = findOne.get(id, 1);
+      const row = findOne.get(id);
       return row ? toAgent(row) : undefined;
     },
     list: (skip, limit) => (skip === 0 ? firstPage.all(limit) : laterPage.all(limit, skip)).map(toAgent),

@@ -86,7 +86,11 @@ export function compileQuery<Name extends string, Result>(
       return mark;
     },
   };
-  const { sql, bindings, method, options, returning } = build(parameters).toSQL() as Knex.Sql & { returning?: unknown };
+  const builder = build(parameters);
+  // `first` binds its `limit 1`, and SQLite prepares a statement again at every run whose LIMIT is
+  // a bound value (a one-row read by id: 8.9 µs against 3.2 with the 1 written in).
+  if (builder.toSQL().method === 'first') builder.limit(1, { skipBinding: true });
+  const { sql, bindings, method, options, returning } = builder.toSQL() as Knex.Sql & { returning?: unknown };
   if (sql.includes(VALUE_MARK) || [...integers.keys()].some((mark) => sql.includes(String(mark)))) {
     throw new Error(`a parameter was written into the SQL instead of bound: ${sql}`);
   }

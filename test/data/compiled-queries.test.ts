@@ -104,7 +104,7 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
   ])('when one agent is read for %s, then the same statement runs and the same agent comes back, and one out of scope or missing reads as missing', async (_, scope) => {
     const ownerId = scope === undefined ? undefined : owner.id;
     for (const agent of agents) {
-      const builder = db('agents').select(Object.keys(agent)).where(ownerId === undefined ? {} : { owner_id: ownerId }).where({ id: agent.id }).first();
+      const builder = db('agents').select(Object.keys(agent)).where(ownerId === undefined ? {} : { owner_id: ownerId }).where({ id: agent.id }).first().limit(1, { skipBinding: true });
       const expected = (await builder.clone()) as Row | undefined;
       const sent = await sentQueries(db, async () => expect(await store.agents.find(agent.id, { ownerId })).toEqual(expected ? mapper.toAgent(expected) : undefined));
       expect(sent).toEqual([builder.toSQL().toNative()]);
@@ -205,7 +205,7 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
   it('when the driver fails a compiled query, then the error reads as knex would have it (the statement, then the driver message)', async () => {
     const broken = compileQuery<'id', Row | undefined>(db, (parameters) => db('no_such_table').first('id').where({ id: parameters.value('id') }));
     const error = await broken.run(db, { id: 'x' }).catch((failure: unknown) => failure as Error);
-    const expected = await db('no_such_table').first('id').where({ id: 'x' }).catch((failure: unknown) => failure as Error);
+    const expected = await db('no_such_table').first('id').where({ id: 'x' }).limit(1, { skipBinding: true }).catch((failure: unknown) => failure as Error);
     expect((error as Error).message).toBe((expected as Error).message);
     expect((error as { code?: unknown }).code).toBe((expected as { code?: unknown }).code);
     expect(databaseOutageOf(error)).toBeUndefined();
@@ -229,6 +229,20 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
     } else {
       expect(names).toEqual([undefined, undefined, undefined]);
     }
+  });
+
+  it('when a compiled query reads one row, then its `limit 1` is written into the SQL, not bound (SQLite prepares a statement with a bound LIMIT again at every run)', async () => {
+    const sent: Array<{ sql: string; bindings: unknown[] }> = [];
+    const listener = (query: { sql: string; bindings: unknown[] }) => sent.push(query);
+    db.on('query', listener);
+    try {
+      await expect(store.agents.find((agents[0] as Agent).id)).resolves.toMatchObject({ id: (agents[0] as Agent).id });
+    } finally {
+      db.off('query', listener);
+    }
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.sql).toMatch(/ limit 1$/);
+    expect(sent[0]?.bindings).toEqual([(agents[0] as Agent).id]);
   });
 
   it('when a migration adds a column to a table the compiled queries read, then they keep working and read what they read before', async () => {
