@@ -8,7 +8,7 @@ describe('the heap flags the service starts with', () => {
   };
 
   it('when node was started without heap flags, then the young generation keeps its initial size and the old one grows by at most what survives', () => {
-    expect(applied([])).toEqual(['--semi-space-growth-factor=1', '--heap-growing-percent=100']);
+    expect(applied([])).toEqual(['--semi-space-growth-factor=1', '--heap-growing-percent=50']);
     expect(applied(['--enable-source-maps', '--cpu-prof'])).toEqual([HEAP_FLAGS.youngGeneration.flag, HEAP_FLAGS.oldGeneration.flag]);
   });
 
@@ -34,7 +34,7 @@ describe('the heap flags the service starts with', () => {
   });
 
   it('when node was started with its own heap growing factor, then the old generation is left to it', () => {
-    expect(applied(['--heap-growing-percent=50'])).toEqual([HEAP_FLAGS.youngGeneration.flag]);
-    expect(applied(['--heap-growing-percent=50', '--min-semi-space-size=4'])).toEqual([]);
+    expect(applied(['--heap-growing-percent=100'])).toEqual([HEAP_FLAGS.youngGeneration.flag]);
+    expect(applied(['--heap-growing-percent=100', '--min-semi-space-size=4'])).toEqual([]);
   });
 });
