@@ -42,6 +42,27 @@ describe('response validation', () => {
     }
   });
 
+  it('when a handler answers timestamps that are not dates (one of them the same as a valid answer read before), then each answer is 500, every time, and a valid one still passes', async () => {
+    const valid = { id: AGENT_ID, owner_id: null, name: 'ok', type: 'type_a' as const, status: 'idle' as const, created_at: '2026-02-28T23:59:59.000Z', updated_at: '2026-02-28T23:59:59.000Z' };
+    const answers = [valid, { ...valid, updated_at: '2026-02-30T00:00:00.000Z' }, { ...valid, created_at: '2026-02-28T24:00:00.000Z' }, { ...valid, created_at: '2026-13-01T00:00:00Z' }];
+    let next = 0;
+    const app = await appWith({ getAgent: (_req, res) => void res.json(answers[next++ % answers.length]) });
+    try {
+      // Twice round: the second time each timestamp's check is answered from what was kept.
+      for (let round = 0; round < 2; round++) {
+        await app.http.get(`/agents/${AGENT_ID}`).set('X-API-Key', TEST_API_KEY).expect(200, valid);
+        for (let wrong = 1; wrong < answers.length; wrong++) {
+          const res = await app.http.get(`/agents/${AGENT_ID}`).set('X-API-Key', TEST_API_KEY);
+          expect(res.status).toBe(500);
+          expect(res.body).toEqual({ error: 'internal_error', message: 'An unexpected error occurred' });
+        }
+      }
+      expect(app.logs.text()).toMatch(/must match format \\+"date-time/);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('when an /api handler fails unexpectedly, then 500 INTERNAL_ERROR says only Internal Server Error', async () => {
     const app = await appWith({
       listAgentsV1: () => {
