@@ -19,7 +19,7 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 /** A git command in this checkout, its output trimmed. */
 export const git = (...args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
 
-export type AppName = 'service' | 'service-2w' | 'express' | 'fastify' | 'service-no-logs' | 'service-no-validation';
+export type AppName = 'service' | 'service-2w' | 'express' | 'express-classes' | 'fastify' | 'service-no-logs' | 'service-no-validation';
 export type ComparisonApp = 'express' | 'fastify';
 
 export interface AppSpec {
@@ -27,12 +27,19 @@ export interface AppSpec {
   description: string;
   /** The service's own environment on top of serviceEnv(); undefined for a comparison app. */
   service?: Record<string, string>;
+  /** A comparison app run from another's bundle, with this environment on top. */
+  variantOf?: { app: ComparisonApp; env: Record<string, string> };
 }
 
 export const APPS: Record<AppName, AppSpec> = {
   service: { name: 'service', description: 'the service as `npm start` runs it (dist/process/server.js): response validation on, info logs to a file', service: {} },
   'service-2w': { name: 'service-2w', description: 'the same with WEB_CONCURRENCY=2 (CPU and RSS of the primary and all its workers)', service: { WEB_CONCURRENCY: '2' } },
   express: { name: 'express', description: 'bare Express 5 + better-sqlite3: the same SQL prepared once, plain X-API-Key compare, no middleware (scripts/bench/express-app.ts)' },
+  'express-classes': {
+    name: 'express-classes',
+    description: "the same bare Express, its requests and responses made with Express's prototypes in place as the service's server makes them (BENCH_EXPRESS_CLASSES=1)",
+    variantOf: { app: 'express', env: { BENCH_EXPRESS_CLASSES: '1' } },
+  },
   fastify: { name: 'fastify', description: 'Fastify 5: ajv request validation, response schemas, helmet, cors, rate-limit, pino info logs to a file, the same SQL (scripts/bench/fastify-app.ts)' },
   'service-no-logs': { name: 'service-no-logs', description: 'the service with LOG_LEVEL=silent', service: { LOG_LEVEL: 'silent' } },
   'service-no-validation': { name: 'service-no-validation', description: 'the service with VALIDATE_RESPONSES=false', service: { VALIDATE_RESPONSES: 'false' } },
@@ -156,7 +163,7 @@ async function migrate(filename: string): Promise<void> {
 export async function startApp(spec: AppSpec, options: StartOptions): Promise<RunningApp> {
   const port = await findFreePort();
   const database = path.join(options.dir, `${spec.name}.sqlite`);
-  const logFile = spec.name === 'express' ? undefined : path.join(options.dir, `${spec.name}.log`);
+  const logFile = spec.name === 'express' || spec.variantOf?.app === 'express' ? undefined : path.join(options.dir, `${spec.name}.log`);
   const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir() };
   let entry: string;
   let env: Record<string, string>;
@@ -167,7 +174,7 @@ export async function startApp(spec: AppSpec, options: StartOptions): Promise<Ru
     env = { ...base, ...serviceEnv(port, database, options.apiKey), ...spec.service, ...options.env };
     if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   } else {
-    const bundle = options.bundles?.[spec.name as ComparisonApp];
+    const bundle = options.bundles?.[spec.variantOf?.app ?? (spec.name as ComparisonApp)];
     if (!bundle) throw new Error(`${spec.name}: no bundle (call bundleComparisonApps first)`);
     await migrate(database);
     entry = bundle;
@@ -179,6 +186,7 @@ export async function startApp(spec: AppSpec, options: StartOptions): Promise<Ru
       BENCH_API_KEY: options.apiKey,
       BENCH_BUSY_TIMEOUT_MS: String(DEFAULT_DATABASE_LIMITS.busyTimeoutMs),
       ...(logFile && { BENCH_LOG_FILE: logFile }),
+      ...spec.variantOf?.env,
     };
   }
   // The service logs to stdout, as it does in production; a log collector's file stands in.

@@ -15,7 +15,7 @@
  *   --connections=50   BENCH_CONNECTIONS
  *   --seed=1000        BENCH_SEED          agents created in each app before measuring
  *   --rounds=3         BENCH_ROUNDS
- *   --apps=service,service-2w,express,fastify   BENCH_APPS  (also service-no-logs, service-no-validation)
+ *   --apps=service,service-2w,express,fastify   BENCH_APPS  (also express-classes, service-no-logs, service-no-validation)
  *   --keep             BENCH_KEEP=1        keep the SQLite files and request logs (large)
  *   --suites=http,work BENCH_SUITES        the HTTP comparison above, the work loop (scripts/bench/work-loop.ts),
  *                                          and `events` (scripts/bench/events.ts: the cost of the event log, fan-out)

@@ -4,8 +4,12 @@
  * rate limit; X-API-Key is compared as a plain string. Same bodies, statuses and Location as the
  * service. Started by scripts/bench/apps.ts, bundled to plain JavaScript first.
  *
- * Env: PORT, BENCH_DB_FILE (already migrated), BENCH_API_KEY, BENCH_BUSY_TIMEOUT_MS.
+ * Env: PORT, BENCH_DB_FILE (already migrated), BENCH_API_KEY, BENCH_BUSY_TIMEOUT_MS; with
+ * BENCH_EXPRESS_CLASSES=1 (the `express-classes` app), Node's server makes requests and responses
+ * with Express's prototypes already in place, as the service's HTTP server does
+ * (src/http/http-server.ts), instead of `app.listen`.
  */
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import type { AgentCreate } from '../../src/model';
 import { openAgentsSql } from './agents-sql';
@@ -45,7 +49,20 @@ app.post('/agents', express.json(), (req, res) => {
   res.status(201).location(`/agents/${agent.id}`).json(agent);
 });
 
-const server = app.listen(env.port, '127.0.0.1');
+/** Node's message classes, run on objects whose prototypes are Express's from the start. */
+function expressClasses(): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
+  const request = function (this: IncomingMessage, ...args: ConstructorParameters<typeof IncomingMessage>) {
+    (IncomingMessage as unknown as (this: IncomingMessage, ...rest: typeof args) => void).apply(this, args);
+  } as unknown as typeof IncomingMessage;
+  request.prototype = app.request;
+  const response = function (this: ServerResponse, ...args: ConstructorParameters<typeof ServerResponse>) {
+    (ServerResponse as unknown as (this: ServerResponse, ...rest: typeof args) => void).apply(this, args);
+  } as unknown as typeof ServerResponse;
+  response.prototype = app.response as unknown as ServerResponse;
+  return { IncomingMessage: request, ServerResponse: response };
+}
+
+const server = process.env.BENCH_EXPRESS_CLASSES === '1' ? createServer(expressClasses(), app).listen(env.port, '127.0.0.1') : app.listen(env.port, '127.0.0.1');
 process.on('SIGTERM', () => {
   server.close(() => {
     sql.close();

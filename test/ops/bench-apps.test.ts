@@ -101,10 +101,10 @@ describe('the benchmark compares like with like', () => {
     expect(LIST_QUERY_SCHEMA.properties).toEqual(Object.fromEntries(query.map((parameter) => [parameter.name, parameter.schema])));
   });
 
-  it('bare Express and Fastify answer GET one, the list of 100 and POST as the service does', async () => {
+  it('bare Express (either way its server makes requests) and Fastify answer GET one, the list of 100 and POST as the service does', async () => {
     service = spawnServer(serviceEnv(API_KEY, { DATABASE_URL: `sqlite:${path.join(temp.dir, 'service.sqlite')}` }));
     const bundles = bundleComparisonApps(bundleDir);
-    const comparison: ComparisonApp[] = ['express', 'fastify'];
+    const comparison: Array<ComparisonApp | 'express-classes'> = ['express', 'express-classes', 'fastify'];
     const [servicePort] = await Promise.all([
       listeningPort(service),
       ...comparison.map(async (name) => apps.push(await startApp(APPS[name], { dir: temp.dir, apiKey: API_KEY, bundles }))),
