@@ -7,11 +7,12 @@
  * Env: PORT, BENCH_DB_FILE (already migrated), BENCH_API_KEY, BENCH_BUSY_TIMEOUT_MS; with
  * BENCH_EXPRESS_CLASSES=1 (the `express-classes` app), Node's server makes requests and responses
  * with Express's prototypes already in place, as the service's HTTP server does
- * (src/http/http-server.ts), instead of `app.listen`.
+ * (src/http/express-message-classes.ts), instead of `app.listen`.
  */
-import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import type { AgentCreate } from '../../src/model';
+import { expressMessageClassesOf } from '../../src/http/express-message-classes';
 import { openAgentsSql } from './agents-sql';
 import { readAppEnv } from './app-env';
 
@@ -49,20 +50,7 @@ app.post('/agents', express.json(), (req, res) => {
   res.status(201).location(`/agents/${agent.id}`).json(agent);
 });
 
-/** Node's message classes, run on objects whose prototypes are Express's from the start. */
-function expressClasses(): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
-  const request = function (this: IncomingMessage, ...args: ConstructorParameters<typeof IncomingMessage>) {
-    (IncomingMessage as unknown as (this: IncomingMessage, ...rest: typeof args) => void).apply(this, args);
-  } as unknown as typeof IncomingMessage;
-  request.prototype = app.request;
-  const response = function (this: ServerResponse, ...args: ConstructorParameters<typeof ServerResponse>) {
-    (ServerResponse as unknown as (this: ServerResponse, ...rest: typeof args) => void).apply(this, args);
-  } as unknown as typeof ServerResponse;
-  response.prototype = app.response as unknown as ServerResponse;
-  return { IncomingMessage: request, ServerResponse: response };
-}
-
-const server = process.env.BENCH_EXPRESS_CLASSES === '1' ? createServer(expressClasses(), app).listen(env.port, '127.0.0.1') : app.listen(env.port, '127.0.0.1');
+const server = process.env.BENCH_EXPRESS_CLASSES === '1' ? createServer(expressMessageClassesOf(app), app).listen(env.port, '127.0.0.1') : app.listen(env.port, '127.0.0.1');
 process.on('SIGTERM', () => {
   server.close(() => {
     sql.close();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, IncomingMessage, ServerResponse, STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import type { HttpTimeouts } from '../config/config';
@@ -10,6 +10,7 @@ import { toProblem } from './error-handler';
 import { renderProblem, type Problem } from './problems';
 import { ROUTE_TABLE, surfaceOfPath, type RouteTable } from '../contract/route-table';
 import { SECURITY_HEADERS, type SecurityHeaders } from './security-headers';
+import { expressMessageClassesOf } from './express-message-classes';
 
 /** What Node's HTTP parser refused, and how it is answered (RFC 9110 / RFC 9112 statuses). */
 const PARSER_PROBLEMS: Record<string, Problem> = {
@@ -102,32 +103,6 @@ export function createHttpServer(app: Express, deps: { logger: Logger; metrics: 
 
   return server;
 }
-
-/**
- * Request and response classes whose instances Node creates with Express's prototypes already in
- * place. Express otherwise gives every request and response a new prototype as it enters the app,
- * and V8 then gives each of them a hidden class of its own: every property access on them, in
- * Node's HTTP code as much as in Express's and the service's, misses its inline cache and is looked
- * up again (about 165 misses per read, a fifth of a read's CPU). With the prototype already right,
- * Express's `Object.setPrototypeOf` changes nothing, and all requests share one hidden class.
- */
-export function expressMessageClassesOf(app: Express): { IncomingMessage?: typeof IncomingMessage; ServerResponse?: typeof ServerResponse } {
-  // Node's message classes are constructor functions that run on an object made elsewhere; a
-  // Node whose classes are not (`class` syntax) keeps its own, and Express sets the prototypes.
-  if (isClassSyntax(IncomingMessage) || isClassSyntax(ServerResponse)) return {};
-  // Reflect.construct with a new target would not do: V8 gives its objects a hidden class each.
-  const request = function (this: IncomingMessage, ...args: ConstructorParameters<typeof IncomingMessage>) {
-    (IncomingMessage as unknown as (this: IncomingMessage, ...rest: typeof args) => void).apply(this, args);
-  } as unknown as typeof IncomingMessage;
-  request.prototype = app.request;
-  const response = function (this: ServerResponse, ...args: ConstructorParameters<typeof ServerResponse>) {
-    (ServerResponse as unknown as (this: ServerResponse, ...rest: typeof args) => void).apply(this, args);
-  } as unknown as typeof ServerResponse;
-  response.prototype = app.response as unknown as ServerResponse;
-  return { IncomingMessage: request, ServerResponse: response };
-}
-
-const isClassSyntax = (constructor: object): boolean => /^class\b/.test(Function.prototype.toString.call(constructor));
 
 /** The path and query of `http://host/path?query`, exactly as sent: dot segments are not resolved. */
 function originFormOf(target: string): string | undefined {

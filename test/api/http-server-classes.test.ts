@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import express from 'express';
-import { expressMessageClassesOf } from '../../src/http/http-server';
+import { expressMessageClassesOf } from '../../src/http/express-message-classes';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
