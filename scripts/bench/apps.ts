@@ -163,7 +163,7 @@ async function migrate(filename: string): Promise<void> {
 export async function startApp(spec: AppSpec, options: StartOptions): Promise<RunningApp> {
   const port = await findFreePort();
   const database = path.join(options.dir, `${spec.name}.sqlite`);
-  const logFile = spec.name === 'express' || spec.variantOf?.app === 'express' ? undefined : path.join(options.dir, `${spec.name}.log`);
+  const logFile = (spec.variantOf?.app ?? spec.name) === 'express' ? undefined : path.join(options.dir, `${spec.name}.log`);
   const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir() };
   let entry: string;
   let env: Record<string, string>;

@@ -14,16 +14,20 @@ export function expressMessageClassesOf(app: Express): { IncomingMessage?: typeo
   // Node's message classes are constructor functions that run on an object made elsewhere; a
   // Node whose classes are not (`class` syntax) keeps its own, and Express sets the prototypes.
   if (isClassSyntax(IncomingMessage) || isClassSyntax(ServerResponse)) return {};
-  // Reflect.construct with a new target would not do: V8 gives its objects a hidden class each.
-  const request = function (this: IncomingMessage, ...args: ConstructorParameters<typeof IncomingMessage>) {
-    (IncomingMessage as unknown as (this: IncomingMessage, ...rest: typeof args) => void).apply(this, args);
-  } as unknown as typeof IncomingMessage;
-  request.prototype = app.request;
-  const response = function (this: ServerResponse, ...args: ConstructorParameters<typeof ServerResponse>) {
-    (ServerResponse as unknown as (this: ServerResponse, ...rest: typeof args) => void).apply(this, args);
-  } as unknown as typeof ServerResponse;
-  response.prototype = app.response as unknown as ServerResponse;
-  return { IncomingMessage: request, ServerResponse: response };
+  return { IncomingMessage: withPrototype(IncomingMessage, app.request), ServerResponse: withPrototype(ServerResponse, app.response) };
+}
+
+/**
+ * A constructor that runs `base` on an object whose prototype is `prototype`. Reflect.construct
+ * with a new target would not do: V8 gives the objects it makes a hidden class each.
+ */
+function withPrototype<Base extends typeof IncomingMessage | typeof ServerResponse>(base: Base, prototype: object): Base {
+  const run = base as unknown as (this: unknown, first: unknown, second: unknown) => void;
+  const made = function (this: unknown, first: unknown, second: unknown) {
+    run.call(this, first, second);
+  };
+  made.prototype = prototype;
+  return made as unknown as Base;
 }
 
 const isClassSyntax = (constructor: object): boolean => /^class\b/.test(Function.prototype.toString.call(constructor));

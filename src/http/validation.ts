@@ -3,7 +3,7 @@ import { RequestValidator } from 'express-openapi-validator/dist/middlewares/ope
 import { ResponseValidator } from 'express-openapi-validator/dist/middlewares/openapi.response.validator';
 import { SchemaPreprocessor } from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor';
 import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validator';
-import formatsPlugin, { type FormatName } from 'ajv-formats';
+import formatsPlugin from 'ajv-formats';
 import type { FormatDefinition } from 'ajv';
 import type { ApiDocument } from '../contract/openapi';
 import { memoizeBounded } from './memoize';
@@ -88,15 +88,8 @@ function rebaseValidatorRoots(ajv: SchemaRegistry, components: unknown): void {
  * looking it up would.
  */
 function rememberedFormats(): Record<string, FormatDefinition<string>> {
-  const names: FormatName[] = ['date-time'];
-  return Object.fromEntries(
-    names.map((name) => {
-      const format = formatsPlugin.get(name, 'full');
-      const check = format instanceof RegExp ? (value: string) => format.test(value) : typeof format === 'function' ? format : (format as { validate: (value: string) => boolean }).validate;
-      const compare = typeof format === 'object' && !(format instanceof RegExp) ? (format as { compare?: (a: string, b: string) => number | undefined }).compare : undefined;
-      return [name, { type: 'string', validate: memoizeBounded(4096, (value: string) => check(value)), ...(compare && { compare }) } as FormatDefinition<string>];
-    }),
-  );
+  const { validate, compare } = formatsPlugin.get('date-time', 'full') as { validate: (value: string) => boolean; compare: (a: string, b: string) => number | undefined };
+  return { 'date-time': { type: 'string', validate: memoizeBounded(4096, validate), compare } };
 }
 
 /**
