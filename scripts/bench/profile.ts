@@ -19,7 +19,8 @@
  *                                          and print both, µs per component before and after
  *   --current=<rev>    BENCH_CURRENT       profile that revision as the after instead of this checkout
  *   --against=express  BENCH_AGAINST       profile bare Express (scripts/bench/express-app.ts) beside the
- *                                          service instead of a revision: what the service adds, per component
+ *                                          service instead of a revision: what the service adds, per component;
+ *                                          --against=express-classes profiles it with the service's message classes
  *   --rounds=N         BENCH_ROUNDS        runs per build, interleaved (default 1; 2 with --baseline or --against)
  *
  * Writes .bench/profile.md and .bench/profile.json; the .cpuprofile stays in .bench/profile-<time>/
@@ -47,7 +48,7 @@ interface Options {
   /** A git revision profiled as the after instead of this checkout (one change measured on its own: --baseline=<rev>^ --current=<rev>). */
   current?: string;
   /** Bare Express profiled beside the service, on the same route, instead of another revision. */
-  against?: 'express';
+  against?: 'express' | 'express-classes';
   rounds: number;
 }
 
@@ -69,9 +70,9 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   };
 }
 
-function readAgainst(value: string | undefined): 'express' | undefined {
+function readAgainst(value: string | undefined): Options['against'] {
   if (value === undefined) return undefined;
-  if (value !== 'express') throw new Error(`--against takes express (bare Express, scripts/bench/express-app.ts), not ${value}`);
+  if (value !== 'express' && value !== 'express-classes') throw new Error(`--against takes express or express-classes (bare Express, scripts/bench/express-app.ts), not ${value}`);
   return value;
 }
 
@@ -80,8 +81,8 @@ interface Subject {
   build: 'baseline' | 'current';
   /** Another checkout of the service (a revision built by buildBaseline). */
   root?: string;
-  /** Bare Express's bundle, when the subject is bare Express. */
-  express?: Record<ComparisonApp, string>;
+  /** Bare Express's bundle and which of its variants, when the subject is bare Express. */
+  express?: { bundles: Record<ComparisonApp, string>; app: 'express' | 'express-classes' };
 }
 
 const micros = () => Number(process.hrtime.bigint() / 1000n);
@@ -102,9 +103,9 @@ async function profileOnce(options: Options, runDir: string, apiKey: string, { b
   const route = findRoute(options.route);
   const profileDir = path.join(runDir, `${build}-${Date.now()}`);
   mkdirSync(profileDir, { recursive: true });
-  const spec = express ? APPS.express : APPS.service;
+  const spec = express ? APPS[express.app] : APPS.service;
   // Tasks pile up on one agent: its quota must not answer the load.
-  const app = await startApp(spec, { dir: profileDir, apiKey, root, bundles: express, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`], env: { QUOTA_TASKS_PER_AGENT: '0' } });
+  const app = await startApp(spec, { dir: profileDir, apiKey, root, bundles: express?.bundles, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`], env: { QUOTA_TASKS_PER_AGENT: '0' } });
   let windowStart: number;
   let windowEnd: number;
   let answered: number;
@@ -162,8 +163,8 @@ async function main(): Promise<void> {
   const loadBefore = os.loadavg().map((value) => value.toFixed(2)).join(' ');
 
   if (options.against && options.baseline) throw new Error('--against and --baseline each name the before: give one');
-  const express = options.against ? bundleComparisonApps(path.join(benchDir, 'build')) : undefined;
-  const baseline = options.baseline ? buildBaseline(options.baseline, benchDir) : express ? { root: undefined, commit: 'bare Express' } : undefined;
+  const express = options.against ? { bundles: bundleComparisonApps(path.join(benchDir, 'build')), app: options.against } : undefined;
+  const baseline = options.baseline ? buildBaseline(options.baseline, benchDir) : express ? { root: undefined, commit: express.app } : undefined;
   const chosen = options.current ? buildBaseline(options.current, benchDir) : undefined;
   if (!chosen) buildService();
   const currentRuns: ProfiledRun[] = [];
@@ -188,7 +189,7 @@ async function main(): Promise<void> {
   );
   const procCpu = (run: ProfiledRun) => (run.processCpuMillis * 1000) / run.answered;
   const rate = (run: ProfiledRun) => run.answered / (options.durationS * options.rounds);
-  const [beforeLabel, afterLabel, changeLabel] = express ? ['bare Express', 'service', 'service adds'] : ['before', 'after', 'change'];
+  const [beforeLabel, afterLabel, changeLabel] = express ? [express.app === 'express' ? 'bare Express' : express.app, 'service', 'service adds'] : ['before', 'after', 'change'];
   const table = before
     ? [
         `| component | ${beforeLabel} µs/request | ${afterLabel} µs/request | ${changeLabel} |`,
@@ -214,7 +215,7 @@ async function main(): Promise<void> {
     `- ${current.answered} requests in ${options.rounds} × ${options.durationS} s (${fixed(rate(current), 0)} req/s under the profiler), ${options.connections} connections, after ${options.warmupS} s warm-up; ${options.seed} agents seeded`,
     `- the service as the bench runs it (dist/process/server.js, NODE_ENV=production, info logs to a file, response validation on), one process, \`node --cpu-prof\` (sampling every 1 ms)`,
     ...(express
-      ? [`- beside bare Express (scripts/bench/express-app.ts) under the same profiler and load; the service at ${chosen?.commit ?? currentRevision()}; ${options.rounds} rounds each, interleaved, the order alternating`]
+      ? [`- beside ${express.app === 'express' ? 'bare Express' : `bare Express given the service's message classes (${express.app})`} (scripts/bench/express-app.ts) under the same profiler and load; the service at ${chosen?.commit ?? currentRevision()}; ${options.rounds} rounds each, interleaved, the order alternating`]
       : baseline
         ? [`- before: ${baseline.commit}; after: ${chosen?.commit ?? currentRevision()}; ${options.rounds} rounds each, interleaved, the order alternating`]
         : []),
