@@ -18,8 +18,10 @@ export function allowCrossOrigin(origins: readonly string[]): RequestHandler {
     maxAge: 86_400,
   });
   // Most requests send no Origin (servers, scripts, same-origin GETs): cors answers all of them
-  // alike, so its headers are read off it once and set as they are.
-  const withoutOrigin = headersWithoutOrigin(handle);
+  // alike, so its headers are read off it once and set as they are. Of those, only `Vary: Origin`
+  // means anything there: the Access-Control-* headers speak to a browser's cross-origin request,
+  // which always sends an Origin, and `Vary` keeps a cache from handing this answer to one.
+  const withoutOrigin = headersWithoutOrigin(handle).filter(([name]) => !/^access-control-/i.test(name));
   return (req, res, next) => {
     if (req.headers.origin !== undefined || req.method === 'OPTIONS') return handle(req, res, next);
     for (const [name, value] of withoutOrigin) res.setHeader(name, value);

@@ -303,6 +303,15 @@ describe('CORS, versions, deprecation and security headers', () => {
     expect(noOrigin.status).toBe(200);
   });
 
+  it('when a request sends no Origin, then it gets Vary: Origin and no Access-Control header', async () => {
+    const res = await app.http.get('/agents');
+    expect(res.status).toBe(200);
+    expect(res.headers.vary).toBe('Origin');
+    expect(Object.keys(res.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    const allowed = await app.http.get('/agents').set('Origin', 'https://console.example.com');
+    expect(allowed.headers).toMatchObject({ vary: 'Origin', 'access-control-allow-credentials': 'true', 'access-control-expose-headers': expect.stringMatching(/ETag/) });
+  });
+
   it('when no api-version is sent, then 1.0 is echoed; when 1.0 is sent, then it is echoed; anything else is a schema violation of the operation (400 /api, 422 root)', async () => {
     expect((await app.http.get('/agents')).headers['api-version']).toBe('1.0');
     expect((await app.http.get('/api/v1/agents').set('api-version', '1.0')).headers['api-version']).toBe('1.0');
