@@ -12,7 +12,7 @@ import { sendRaw } from '../support/raw-http';
 import { REDIS_TEST_URL, useRedisPair } from '../support/services';
 import { assetPath } from '../support/browser-assets';
 
-const STRONG_TAG = /^"[A-Za-z0-9_-]+"$/;
+const STRONG_TAG = /^"[\x21\x23-\x7e]+"$/;
 const WEAK_TAG = /^W\/"[A-Za-z0-9_-]{27}"$/;
 
 describeEachDatabase('caching headers', (get) => {
