@@ -135,26 +135,14 @@ export function compileRouteTable(document: ApiDocument): RouteTable {
       byId.set(compiled.operationId, { ...compiled, route });
     }
   }
-  // A parameter is one whole segment, so only routes with as many segments as the path can match;
-  // of those, only the ones whose first segment is the path's or a parameter. Each list keeps the
-  // table's order, literal segments first.
-  const candidates = new Map<number, Map<string, Route[]>>();
-  const anyFirst = new Map<number, Route[]>();
+  // A parameter is one whole segment, so only routes with as many segments as the path can match.
+  const bySegments = new Map<number, Route[]>();
   for (const route of routes) {
     const count = segmentsOf(route.template);
-    const first = firstSegmentOf(route.template);
-    if (!candidates.has(count)) candidates.set(count, new Map());
-    if (!first.startsWith('{')) candidates.get(count)!.set(first, []);
-  }
-  for (const route of routes) {
-    const count = segmentsOf(route.template);
-    const first = firstSegmentOf(route.template);
-    for (const [literal, list] of candidates.get(count)!) if (first === literal || first.startsWith('{')) list.push(route);
-    if (first.startsWith('{')) anyFirst.set(count, [...(anyFirst.get(count) ?? []), route]);
+    bySegments.set(count, [...(bySegments.get(count) ?? []), route]);
   }
   const find = (path: string) => {
-    const count = segmentsOf(path);
-    for (const route of candidates.get(count)?.get(firstSegmentOf(path)) ?? anyFirst.get(count) ?? []) {
+    for (const route of bySegments.get(segmentsOf(path)) ?? []) {
       const match = route.pattern.exec(path);
       if (match) return { route, values: match.slice(1) };
     }
@@ -282,12 +270,6 @@ function resolve<T extends { $ref?: string }>(document: ApiDocument, node: T): T
       .reduce<unknown>((at, part) => (at as Record<string, unknown>)[part], document) as T;
   }
   return current;
-}
-
-/** What lies between the first `/` and the next (all of the rest when there is no next). */
-function firstSegmentOf(path: string): string {
-  const end = path.indexOf('/', 1);
-  return path.slice(1, end === -1 ? undefined : end);
 }
 
 function segmentsOf(path: string): number {
