@@ -163,7 +163,9 @@ async function migrate(filename: string): Promise<void> {
 export async function startApp(spec: AppSpec, options: StartOptions): Promise<RunningApp> {
   const port = await findFreePort();
   const database = path.join(options.dir, `${spec.name}.sqlite`);
-  const logFile = (spec.variantOf?.app ?? spec.name) === 'express' ? undefined : path.join(options.dir, `${spec.name}.log`);
+  // A variant runs from its app's bundle: bare Express (either variant) writes no log.
+  const bundleOf = spec.variantOf?.app ?? (spec.name as ComparisonApp);
+  const logFile = bundleOf === 'express' ? undefined : path.join(options.dir, `${spec.name}.log`);
   const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir() };
   let entry: string;
   let env: Record<string, string>;
@@ -174,7 +176,7 @@ export async function startApp(spec: AppSpec, options: StartOptions): Promise<Ru
     env = { ...base, ...serviceEnv(port, database, options.apiKey), ...spec.service, ...options.env };
     if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   } else {
-    const bundle = options.bundles?.[spec.variantOf?.app ?? (spec.name as ComparisonApp)];
+    const bundle = options.bundles?.[bundleOf];
     if (!bundle) throw new Error(`${spec.name}: no bundle (call bundleComparisonApps first)`);
     await migrate(database);
     entry = bundle;

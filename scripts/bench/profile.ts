@@ -30,7 +30,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { APPS, bundleComparisonApps, buildBaseline, buildService, git, ROOT, seedAgents, startApp, stopApp, type ComparisonApp } from './apps';
+import { APPS, bundleComparisonApps, buildBaseline, buildService, git, ROOT, seedAgents, startApp, stopApp, type AppName, type ComparisonApp } from './apps';
 import { drive, failuresOf, findRoute } from './load';
 import { cpuMillisBetween, sampleCpu } from './process-tree';
 import { attributeSelfTime, EXCLUDED, OTHER, type CpuProfile } from './profile-components';
@@ -48,9 +48,13 @@ interface Options {
   /** A git revision profiled as the after instead of this checkout (one change measured on its own: --baseline=<rev>^ --current=<rev>). */
   current?: string;
   /** Bare Express profiled beside the service, on the same route, instead of another revision. */
-  against?: 'express' | 'express-classes';
+  against?: BareExpress;
   rounds: number;
 }
+
+/** The bare Express apps the service can be profiled beside. */
+type BareExpress = Extract<AppName, 'express' | 'express-classes'>;
+const BARE_EXPRESS_LABELS: Record<BareExpress, string> = { express: 'bare Express', 'express-classes': 'express-classes' };
 
 const TOP_OTHER = 10;
 
@@ -70,10 +74,10 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   };
 }
 
-function readAgainst(value: string | undefined): Options['against'] {
+function readAgainst(value: string | undefined): BareExpress | undefined {
   if (value === undefined) return undefined;
-  if (value !== 'express' && value !== 'express-classes') throw new Error(`--against takes express or express-classes (bare Express, scripts/bench/express-app.ts), not ${value}`);
-  return value;
+  if (!(value in BARE_EXPRESS_LABELS)) throw new Error(`--against takes ${Object.keys(BARE_EXPRESS_LABELS).join(' or ')} (bare Express, scripts/bench/express-app.ts), not ${value}`);
+  return value as BareExpress;
 }
 
 /** What one profiled run starts: the service of this checkout or of another revision's build, or bare Express. */
@@ -82,7 +86,7 @@ interface Subject {
   /** Another checkout of the service (a revision built by buildBaseline). */
   root?: string;
   /** Bare Express's bundle and which of its variants, when the subject is bare Express. */
-  express?: { bundles: Record<ComparisonApp, string>; app: 'express' | 'express-classes' };
+  express?: { bundles: Record<ComparisonApp, string>; app: BareExpress };
 }
 
 const micros = () => Number(process.hrtime.bigint() / 1000n);
@@ -189,7 +193,7 @@ async function main(): Promise<void> {
   );
   const procCpu = (run: ProfiledRun) => (run.processCpuMillis * 1000) / run.answered;
   const rate = (run: ProfiledRun) => run.answered / (options.durationS * options.rounds);
-  const [beforeLabel, afterLabel, changeLabel] = express ? [express.app === 'express' ? 'bare Express' : express.app, 'service', 'service adds'] : ['before', 'after', 'change'];
+  const [beforeLabel, afterLabel, changeLabel] = express ? [BARE_EXPRESS_LABELS[express.app], 'service', 'service adds'] : ['before', 'after', 'change'];
   const table = before
     ? [
         `| component | ${beforeLabel} µs/request | ${afterLabel} µs/request | ${changeLabel} |`,
@@ -215,7 +219,7 @@ async function main(): Promise<void> {
     `- ${current.answered} requests in ${options.rounds} × ${options.durationS} s (${fixed(rate(current), 0)} req/s under the profiler), ${options.connections} connections, after ${options.warmupS} s warm-up; ${options.seed} agents seeded`,
     `- the service as the bench runs it (dist/process/server.js, NODE_ENV=production, info logs to a file, response validation on), one process, \`node --cpu-prof\` (sampling every 1 ms)`,
     ...(express
-      ? [`- beside ${express.app === 'express' ? 'bare Express' : `bare Express given the service's message classes (${express.app})`} (scripts/bench/express-app.ts) under the same profiler and load; the service at ${chosen?.commit ?? currentRevision()}; ${options.rounds} rounds each, interleaved, the order alternating`]
+      ? [`- beside ${BARE_EXPRESS_LABELS[express.app]} (scripts/bench/express-app.ts, ${APPS[express.app].description}) under the same profiler and load; the service at ${chosen?.commit ?? currentRevision()}; ${options.rounds} rounds each, interleaved, the order alternating`]
       : baseline
         ? [`- before: ${baseline.commit}; after: ${chosen?.commit ?? currentRevision()}; ${options.rounds} rounds each, interleaved, the order alternating`]
         : []),
