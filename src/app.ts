@@ -14,7 +14,7 @@ import { RedisUnavailableError, type RedisConnection } from './data/redis';
 import { createStore } from './data/store';
 import { authenticateFor, credentialCheckFor, type SecurityRequirement } from './http/authenticate';
 import { allowCrossOrigin } from './http/cors';
-import { createDispatcher, type Step } from './http/dispatch';
+import { createDispatcher, handleThroughDispatcher, type Step } from './http/dispatch';
 import { loadBrowserAssets, type BrowserAssets } from './http/browser-assets';
 import { docsHandlers } from './http/docs';
 import { pageLinksOf } from './http/page-links';
@@ -228,21 +228,19 @@ export function buildApp({
   };
   const observe = observeRequests(logger, metrics);
   const negotiate = negotiateApiVersion(apiDocument);
-  app.use(
-    createDispatcher({
-      table: routes,
-      chains: new Map([...routes.operations].map(([operationId, operation]) => [operationId, chainOf(operation)])),
-      headers,
-      begin: (req, res) => {
-        assignRequestId(req, res);
-        observe(req, res);
-      },
-      cors: allowCrossOrigin(config.corsOrigins),
-      negotiate,
-    }),
-  );
+  const dispatch = createDispatcher({
+    table: routes,
+    chains: new Map([...routes.operations].map(([operationId, operation]) => [operationId, chainOf(operation)])),
+    headers,
+    begin: (req, res) => {
+      assignRequestId(req, res);
+      observe(req, res);
+    },
+    cors: allowCrossOrigin(config.corsOrigins),
+    negotiate,
+  });
   checkResponsesOf(app);
-  app.use(errorHandler(logger, metrics, routes.surfaceOf));
+  handleThroughDispatcher(app, dispatch, errorHandler(logger, metrics, routes.surfaceOf), (err, req) => logger.error({ reqId: req.id, err }, 'the error handler failed'));
   return app;
 }
 
