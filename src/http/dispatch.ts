@@ -86,14 +86,29 @@ type Handle = (req: Request, res: Response, callback?: NextFunction) => void;
 /**
  * The app's entry, for Node's server and for a test's client alike: the dispatcher, then the error
  * handler, as Express's router would run its two layers, without the router. Express's own
- * `app.handle` made a final handler, and its router a closure to restore its state and another to
- * walk its layers, for every request (about 3 KB of the 42 KB a read allocated). What the two
- * layers read of Express's bookkeeping is set here: the request and response linked, their
- * prototypes, `originalUrl`. The error handler answers every failure; should it fail itself, the
- * connection is cut (the client sees a failure) and the failure logged.
+ * `app.handle` makes a final handler for every request, and its router two closures (about 3 KB a
+ * read), to run two layers whose order never changes. What the two layers read of Express's
+ * bookkeeping is set here: the request and response linked, their prototypes, `originalUrl`.
  */
 export function handleThroughDispatcher(app: Express, dispatch: RequestHandler, handleError: ErrorRequestHandler, onUnhandled: (error: unknown, req: Request) => void): void {
   const { request, response } = app;
+  /**
+   * The error handler answers every failure. Should it fail itself, a mounted app's caller gets
+   * the failure; the service's own entry cuts the connection (the client sees a failure) and
+   * reports it.
+   */
+  const answerFailure = (error: unknown, req: Request, res: Response, callback: NextFunction | undefined): void => {
+    const giveUp = (unanswered: unknown) => {
+      if (callback) return callback(unanswered);
+      onUnhandled(unanswered, req);
+      req.socket.destroy();
+    };
+    try {
+      handleError(error, req, res, (passed?: unknown) => giveUp(passed ?? error));
+    } catch (thrown) {
+      giveUp(thrown);
+    }
+  };
   const handle: Handle = (req, res, callback) => {
     req.res = res;
     res.req = req;
@@ -101,22 +116,10 @@ export function handleThroughDispatcher(app: Express, dispatch: RequestHandler, 
     if (Object.getPrototypeOf(req) !== request) Object.setPrototypeOf(req, request);
     if (Object.getPrototypeOf(res) !== response) Object.setPrototypeOf(res, response);
     req.originalUrl ??= req.url;
-    const fail = (error: unknown) => {
-      try {
-        handleError(error, req, res, (unhandled?: unknown) => giveUp(unhandled ?? error));
-      } catch (thrown) {
-        giveUp(thrown);
-      }
-    };
-    const giveUp = (error: unknown) => {
-      if (callback) return callback(error);
-      onUnhandled(error, req);
-      req.socket.destroy();
-    };
     try {
-      dispatch(req, res, (error?: unknown) => fail(error ?? routeNotFound()));
+      dispatch(req, res, (error?: unknown) => answerFailure(error ?? routeNotFound(), req, res, callback));
     } catch (thrown) {
-      fail(thrown);
+      answerFailure(thrown, req, res, callback);
     }
   };
   (app as unknown as { handle: Handle }).handle = handle;
