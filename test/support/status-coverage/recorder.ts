@@ -38,18 +38,22 @@ export function flushRecords(): void {
 
 /**
  * Records every response of every app `buildApp` makes from now on in this module registry: the
- * apps of `startTestApp` and those tests build themselves. Express copies `application.handle`
- * onto each app it creates; the copy recognises the service's apps by the route table buildApp
- * sets (helper servers of the tests are not the service). A response counts when it has been
- * handed to the socket in full (`finish`), with the status it went out with.
+ * apps of `startTestApp` and those tests build themselves. Express copies `application`'s property
+ * descriptors onto each app it creates, and calls `app.handle` for every request. `handle` becomes
+ * an accessor: reading it gives the recording entry, and an app that sets an entry of its own (the
+ * service's skips Express's router) sets what the recording entry calls. The entry recognises the
+ * service's apps by the route table buildApp sets (helper servers of the tests are not the
+ * service). A response counts when it has been handed to the socket in full (`finish`), with the
+ * status it went out with.
  */
 export function recordResponses(directory: string): void {
   file = path.join(directory, `${process.pid}.jsonl`);
   const application = express.application as unknown as { handle: Handle; recorded?: true };
   if (application.recorded) return;
-  const original = application.handle;
+  const expressHandle = application.handle;
+  const ownHandles = new WeakMap<object, Handle>();
   const seen = new WeakSet<ServerResponse>();
-  application.handle = function handle(req, res, next) {
+  const recording: Handle = function handle(req, res, next) {
     if (!seen.has(res) && this.get(ROUTE_TABLE)) {
       seen.add(res);
       const method = req.method ?? '';
@@ -60,8 +64,16 @@ export function recordResponses(directory: string): void {
         if (pending.length >= FLUSH_AT) flushRecords();
       });
     }
-    return original.call(this, req, res, next);
+    return (ownHandles.get(this) ?? expressHandle).call(this, req, res, next);
   };
+  Object.defineProperty(application, 'handle', {
+    configurable: true,
+    enumerable: true,
+    get: () => recording,
+    set(this: object, own: Handle) {
+      ownHandles.set(this, own);
+    },
+  });
   application.recorded = true;
 }
 
