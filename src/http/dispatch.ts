@@ -80,7 +80,6 @@ function runChain(steps: readonly Step[], req: Request, res: Response, done: Nex
   next();
 }
 
-
 type Handle = (req: Request, res: Response, callback?: NextFunction) => void;
 
 /**
