@@ -5,6 +5,8 @@ import express from 'express';
 import { expressMessageClassesOf } from '../../src/http/express-message-classes';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const NODE_22_V8 = '12.4.254.21-node.57';
+const NODE_24_V8 = '13.6.233.17-node.53';
 
 /**
  * Serves pairs of requests held together on the service's HTTP server in a process run with V8's
@@ -59,9 +61,9 @@ describe('the HTTP server makes requests and responses with Express\'s prototype
     expect(answers).toEqual(Array.from({ length: 5 }, () => ({ req: true, res: true })));
   }, 60_000);
 
-  it('when Node constructs a request and a response, then they are Express\'s from the start and still Node\'s messages', () => {
+  it('when V8 is older than 13 and Node constructs a request and a response, then they are Express\'s from the start and still Node\'s messages', () => {
     const app = express();
-    const classes = expressMessageClassesOf(app);
+    const classes = expressMessageClassesOf(app, NODE_22_V8);
     const Request = classes.IncomingMessage as typeof IncomingMessage;
     const Response = classes.ServerResponse as typeof ServerResponse;
     const req = new Request(undefined as never);
@@ -72,5 +74,9 @@ describe('the HTTP server makes requests and responses with Express\'s prototype
     expect(res).toBeInstanceOf(ServerResponse);
     expect(typeof (res as unknown as { json: unknown }).json).toBe('function');
     expect(res.statusCode).toBe(200);
+  });
+
+  it('when V8 is 13 or later, then Node keeps its own classes and Express sets the prototypes', () => {
+    expect(expressMessageClassesOf(express(), NODE_24_V8)).toEqual({});
   });
 });
