@@ -144,7 +144,7 @@ export function buildApp({
     onRefused: () => metrics.rateLimitHits.inc({ limiter: 'login' }),
   });
   const passwords = createPasswordChecks(store, throttle);
-  // Failed client_credentials grants count against the client address as failed passwords do.
+  // Failed client_credentials grants count against the key id they name, not the client address.
   const agentKeys = createAgentKeySignIn(store, tokens, throttle, { maxSeconds: Math.min(AGENT_TOKEN_MAX_SECONDS, config.auth.jwt.ttlSeconds) });
   const signIn = createSignIn({ config, store, sessions, logger, metrics, pathTo, assets });
 

@@ -16,7 +16,8 @@ export interface AgentKeySignIn {
   fromToken(token: string): Promise<AgentPrincipal | undefined>;
   /**
    * RFC 6749 section 4.4: a token for the key `clientId` when `clientSecret` is its secret; else
-   * `invalid_client`. Every attempt passes through the sign-in throttle as `client`'s (clientKeyOf).
+   * `invalid_client`. Every attempt passes through the sign-in throttle, counted against the key id
+   * (with `client`, clientKeyOf, as a known client of it), never against the address.
    */
   grant(clientId: string, clientSecret: string, client: string): Promise<IssuedToken>;
 }
@@ -47,8 +48,9 @@ export function createAgentKeySignIn(store: Store, tokens: TokenService, throttl
     },
 
     async grant(clientId, clientSecret, client) {
-      // The key id stands where a password grant's e-mail does: its failures back off as an account's.
-      const attempt = await throttle.reserve(client, `agent-key:${clientId}`);
+      // The key id stands where a password grant's e-mail does: its failures back off as an account's,
+      // and never spend the client address's budget (a dead worker must not lock out its neighbours).
+      const attempt = await throttle.reserveCredential(client, `agent-key:${clientId}`);
       let key: AgentKey | undefined;
       try {
         key = await keyOfSecret(store, clientSecret, clock);

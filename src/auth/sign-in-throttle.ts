@@ -26,6 +26,13 @@ export interface SignInThrottle {
    * already verified to name `account`.
    */
   reserve(client: string, account: string, device?: string): Promise<SignInAttempt>;
+  /**
+   * The same for a credential that is itself the secret (an agent key's client_credentials grant):
+   * its failures count against `account` (the key id) only, never against the client's address, so
+   * that a worker retrying a dead key never locks out its neighbours or its owner. Its secret is 32
+   * random bytes: the address budget guards nothing there that the key's own back-off does not.
+   */
+  reserveCredential(client: string, account: string): Promise<SignInAttempt>;
 }
 
 /** `abandoned`: the check never ran to an answer (the database failed, say): nothing is counted. */
@@ -74,9 +81,12 @@ interface Entry {
  * workers of one machine (src/process/shared-counters.ts), Redis for many machines.
  */
 export interface ThrottleBackend {
-  /** Atomically: answers the wait in ms (> 0), 'busy', or 'reserved' after adding one pending check to both keys. */
-  reserve(clientKey: string, accountKey: string, now: number): Promise<number | 'busy' | 'reserved'>;
-  settle(clientKey: string, accountKey: string, outcome: SignInOutcome, now: number): Promise<void>;
+  /**
+   * Atomically: answers the wait in ms (> 0), 'busy', or 'reserved' after adding one pending check
+   * to both keys. Without a client key, only the account's entry is read and written.
+   */
+  reserve(clientKey: string | undefined, accountKey: string, now: number): Promise<number | 'busy' | 'reserved'>;
+  settle(clientKey: string | undefined, accountKey: string, outcome: SignInOutcome, now: number): Promise<void>;
   /** Whether `key` was remembered within `knownClientMs`. */
   recalls(key: string, now: number): Promise<boolean>;
   /** Remembers `key` for `knownClientMs` from `now`. */
@@ -113,51 +123,53 @@ export function createSignInThrottle(
     }
   };
   const stores = options.fallback ? [backend, options.fallback] : [backend];
-  /** The keys an attempt counts against in `store` (see SignInThrottle). */
-  const keysIn = async (store: ThrottleBackend, client: string, accountId: string, device: string | undefined) => {
+  /** The keys an attempt counts against in `store` (see SignInThrottle); `counted`, whether the address is one. */
+  const keysIn = async (store: ThrottleBackend, client: string, accountId: string, device: string | undefined, counted: boolean) => {
     if (device !== undefined) return { clientKey: `device:${device}`, accountKey: `account:${accountId}:device:${device}` };
     const known = await store.recalls(knownKeyOf(accountId, client), clock());
-    return { clientKey: `client:${client}`, accountKey: known ? `account:${accountId}:client:${client}` : `account:${accountId}` };
+    return { clientKey: counted ? `client:${client}` : undefined, accountKey: known ? `account:${accountId}:client:${client}` : `account:${accountId}` };
   };
   /** The first store that answers; the attempt is settled with the same one, by the same keys. */
-  const reserveIn = async (client: string, accountId: string, device: string | undefined) => {
+  const reserveIn = async (client: string, accountId: string, device: string | undefined, counted: boolean) => {
     for (const store of stores) {
       const reserved = await guarded(async () => {
-        const keys = await keysIn(store, client, accountId, device);
+        const keys = await keysIn(store, client, accountId, device, counted);
         return { ...keys, answer: await store.reserve(keys.clientKey, keys.accountKey, clock()) };
       }, undefined);
       if (reserved) return { store, ...reserved };
     }
     return undefined;
   };
-  return {
-    async reserve(client, account, device) {
-      // The e-mail itself never becomes a key: counters may live in a shared Redis.
-      const accountId = createHash('sha256').update(normaliseAccount(account)).digest('hex');
-      for (let polls = 0; ; polls += 1) {
-        const reserved = await reserveIn(client, accountId, device);
-        if (!reserved) return UNCOUNTED;
-        const { store, clientKey, accountKey, answer } = reserved;
-        if (answer === 'reserved') {
-          let settled = false;
-          return {
-            async settle(outcome) {
-              if (settled) return;
-              settled = true;
-              await guarded(async () => {
-                await store.settle(clientKey, accountKey, outcome, clock());
-                if (outcome === 'succeeded') await store.remember(knownKeyOf(accountId, client), clock());
-              }, undefined);
-            },
-          };
-        }
-        if (answer !== 'busy' || polls >= BUSY_WAIT_MS / BUSY_POLL_MS) {
-          options.onRefused?.();
-          throw tooManySignIns(answer === 'busy' ? 1 : Math.max(1, Math.ceil(answer / 1000)));
-        }
-        await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
+  const reserve = async (client: string, account: string, device: string | undefined, counted: boolean): Promise<SignInAttempt> => {
+    // The e-mail itself never becomes a key: counters may live in a shared Redis.
+    const accountId = createHash('sha256').update(normaliseAccount(account)).digest('hex');
+    for (let polls = 0; ; polls += 1) {
+      const reserved = await reserveIn(client, accountId, device, counted);
+      if (!reserved) return UNCOUNTED;
+      const { store, clientKey, accountKey, answer } = reserved;
+      if (answer === 'reserved') {
+        let settled = false;
+        return {
+          async settle(outcome) {
+            if (settled) return;
+            settled = true;
+            await guarded(async () => {
+              await store.settle(clientKey, accountKey, outcome, clock());
+              if (outcome === 'succeeded') await store.remember(knownKeyOf(accountId, client), clock());
+            }, undefined);
+          },
+        };
       }
-    },
+      if (answer !== 'busy' || polls >= BUSY_WAIT_MS / BUSY_POLL_MS) {
+        options.onRefused?.();
+        throw tooManySignIns(answer === 'busy' ? 1 : Math.max(1, Math.ceil(answer / 1000)));
+      }
+      await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
+    }
+  };
+  return {
+    reserve: (client, account, device) => reserve(client, account, device, true),
+    reserveCredential: (client, account) => reserve(client, account, undefined, false),
   };
 }
 
@@ -192,13 +204,15 @@ function backoff(failures: number, limits: SignInThrottleLimits): number {
 export function createMemoryThrottleBackend(limits: SignInThrottleLimits, maxEntries = 100_000): ThrottleBackend {
   const entries = new Map<string, Entry & { expires: number }>();
   const known = new Map<string, number>();
-  const read = (key: string, now: number) => {
-    const entry = entries.get(key);
+  // No key (an attempt the client's address does not count for) reads as an empty entry and keeps nothing.
+  const read = (key: string | undefined, now: number) => {
+    const entry = key === undefined ? undefined : entries.get(key);
     if (entry && entry.expires > now) return entry;
-    entries.delete(key);
+    if (key !== undefined) entries.delete(key);
     return { failures: 0, first: 0, last: 0, pending: 0, pendingUntil: 0, expires: 0 };
   };
-  const write = (key: string, entry: Entry & { expires: number }) => {
+  const write = (key: string | undefined, entry: Entry & { expires: number }) => {
+    if (key === undefined) return;
     entries.delete(key);
     entries.set(key, entry);
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
@@ -247,13 +261,15 @@ export interface ThrottleRedis {
   sendCommand(args: string[]): Promise<unknown>;
 }
 
-// KEYS: client, account. ARGV: now, limits..., then the operation. Each key is a hash with the
-// fields of Entry; its TTL is the longest thing it still has to remember.
+// KEYS: client, account. ARGV: now, limits..., the operation, then whether the client counts ('1';
+// '0': KEYS[1] is neither read nor written). Each key is a hash with the fields of Entry; its TTL is
+// the longest thing it still has to remember.
 const SCRIPT = `
 local now = tonumber(ARGV[1])
 local clientMax, clientWindow = tonumber(ARGV[2]), tonumber(ARGV[3])
 local free, base, cap = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local lease, memory, op = tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9]
+local counted = ARGV[10] == '1'
 local function entry(key)
   local v = redis.call('HMGET', key, 'failures', 'first', 'last', 'pending', 'pendingUntil')
   local e = { failures = tonumber(v[1]) or 0, first = tonumber(v[2]) or 0, last = tonumber(v[3]) or 0, pending = tonumber(v[4]) or 0, pendingUntil = tonumber(v[5]) or 0 }
@@ -264,7 +280,9 @@ local function keep(key, ms)
   local ttl = redis.call('PTTL', key)
   if ms > ttl then redis.call('PEXPIRE', key, math.max(1, math.ceil(ms))) end
 end
-local c, a = entry(KEYS[1]), entry(KEYS[2])
+local c = { failures = 0, first = 0, last = 0, pending = 0, pendingUntil = 0 }
+if counted then c = entry(KEYS[1]) end
+local a = entry(KEYS[2])
 if c.first + clientWindow <= now then c.failures = 0 end
 if op == 'reserve' then
   local clientWait = 0
@@ -277,18 +295,20 @@ if op == 'reserve' then
   if a.failures >= free then room = 1 end
   if c.failures + c.pending >= clientMax or a.pending >= room then return -1 end
   for i, e in ipairs({ c, a }) do
-    redis.call('HSET', KEYS[i], 'pending', e.pending + 1, 'pendingUntil', now + lease)
-    keep(KEYS[i], lease)
+    if i == 2 or counted then
+      redis.call('HSET', KEYS[i], 'pending', e.pending + 1, 'pendingUntil', now + lease)
+      keep(KEYS[i], lease)
+    end
   end
   return 0
 end
-redis.call('HSET', KEYS[1], 'pending', math.max(0, c.pending - 1))
+if counted then redis.call('HSET', KEYS[1], 'pending', math.max(0, c.pending - 1)) end
 redis.call('HSET', KEYS[2], 'pending', math.max(0, a.pending - 1))
 if op == 'failed' then
-  if c.failures == 0 or c.first + clientWindow <= now then
+  if counted and (c.failures == 0 or c.first + clientWindow <= now) then
     redis.call('HSET', KEYS[1], 'failures', 1, 'first', now, 'last', now)
     redis.call('PEXPIRE', KEYS[1], clientWindow)
-  else
+  elseif counted then
     redis.call('HSET', KEYS[1], 'failures', c.failures + 1, 'last', now)
     keep(KEYS[1], c.first + clientWindow - now)
   end
@@ -302,12 +322,13 @@ return 0
 
 /** Counters in Redis, so every instance sees the same failures. One script call per step, atomic. */
 export function createRedisThrottleBackend(redis: ThrottleRedis, limits: SignInThrottleLimits, prefix: string): ThrottleBackend {
-  const run = (op: string, clientKey: string, accountKey: string, now: number) =>
+  const run = (op: string, clientKey: string | undefined, accountKey: string, now: number) =>
     redis.sendCommand([
       'EVAL',
       SCRIPT,
       '2',
-      `${prefix}${clientKey}`,
+      // Redis Cluster wants every key named; an uncounted client's is the account's own, unread.
+      `${prefix}${clientKey ?? accountKey}`,
       `${prefix}${accountKey}`,
       String(now),
       String(limits.clientMax),
@@ -318,6 +339,7 @@ export function createRedisThrottleBackend(redis: ThrottleRedis, limits: SignInT
       String(PENDING_LEASE_MS),
       String(ACCOUNT_MEMORY_MS),
       op,
+      clientKey === undefined ? '0' : '1',
     ]);
   return {
     async reserve(clientKey, accountKey, now) {

@@ -36,6 +36,18 @@ export function messageOf(error: unknown, fallback: string): string {
 }
 
 /**
+ * When to try again, from a 429's `Retry-After` (seconds): "in 40 seconds", "in 55 minutes (at
+ * 09:12)", for a person who has to decide whether to wait.
+ */
+export function retryText(retryAfter: string | null): string {
+  const seconds = Number(retryAfter);
+  if (retryAfter === null || !Number.isFinite(seconds) || seconds < 0) return 'in a little while';
+  if (seconds < 90) return `in ${Math.max(1, Math.ceil(seconds))} seconds`;
+  const at = new Date(Date.now() + seconds * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return `in ${Math.ceil(seconds / 60)} minutes (at ${at})`;
+}
+
+/**
  * Where to go after signing in or up. The server checked `returnTo` already; the page checks again
  * before it navigates, whatever the attribute holds: a path with exactly one leading '/', still
  * one once normalised, on this origin.

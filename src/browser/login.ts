@@ -1,6 +1,6 @@
 // The forms of /login and /sign-up. Signing in sets the HttpOnly session cookie; this script never
 // reads, keeps or stores a token (not in localStorage, not anywhere).
-import { api, landingUrl, messageOf } from './api';
+import { api, landingUrl, messageOf, retryText } from './api';
 
 function formNamed(id: string): { form: HTMLFormElement; problem: HTMLElement; button: HTMLButtonElement | null } | undefined {
   const form = document.getElementById(id);
@@ -31,19 +31,19 @@ function onSubmit(id: string, submit: (fields: FormData, show: (message: string)
 
 const text = (fields: FormData, name: string): string => String(fields.get(name) ?? '');
 
-async function signIn(email: string, password: string): Promise<number> {
+async function signIn(email: string, password: string): Promise<Response> {
   const { response } = await api.POST('/api/auth/login', { body: { email, password } });
-  return response.status;
+  return response;
 }
 
 onSubmit('password-form', async (fields, show) => {
-  const status = await signIn(text(fields, 'email'), text(fields, 'password'));
+  const { status, headers } = await signIn(text(fields, 'email'), text(fields, 'password'));
   if (status === 200) {
     window.location.assign(landingUrl(document.getElementById('password-form')?.dataset['returnTo']));
     return;
   }
   if (status === 401) show('Wrong e-mail or password.');
-  else if (status === 429) show('Too many failed attempts: please wait and try again later.');
+  else if (status === 429) show(`Too many failed attempts: try again ${retryText(headers.get('Retry-After'))}.`);
   else show('Signing in did not work. Please check the e-mail address and password.');
 });
 
@@ -56,7 +56,7 @@ onSubmit('sign-up-form', async (fields, show) => {
     else show(error && typeof error === 'object' && 'error' in error ? error.error.message : 'The account could not be created. Please try again.');
     return;
   }
-  const status = await signIn(email, password);
+  const { status } = await signIn(email, password);
   const returnTo = document.getElementById('sign-up-form')?.dataset['returnTo'];
   window.location.assign(status === 200 ? landingUrl(returnTo) : new URL('/login', window.location.origin).href);
 });

@@ -29,8 +29,8 @@ type RateLimitRequest = { op: 'increment' | 'get' | 'decrement' | 'resetKey'; li
 type RateLimitAnswer = { totalHits: number; resetTime?: number } | null;
 
 type ThrottleRequest =
-  | { op: 'reserve'; clientKey: string; accountKey: string; now: number }
-  | { op: 'settle'; clientKey: string; accountKey: string; now: number; outcome: SignInOutcome }
+  | { op: 'reserve'; clientKey?: string; accountKey: string; now: number }
+  | { op: 'settle'; clientKey?: string; accountKey: string; now: number; outcome: SignInOutcome }
   | { op: 'recalls' | 'remember'; key: string; now: number };
 
 /** A limiter's counters, kept by the primary. */
@@ -139,9 +139,11 @@ export function keepSharedCounters(config: Pick<Config, 'rateLimits' | 'auth'>):
     });
   const signIn = async (body: unknown): Promise<unknown> => {
     const request = body as ThrottleRequest;
-    if (request.op === 'reserve') return throttle.reserve(String(request.clientKey), String(request.accountKey), Number(request.now));
+    // An attempt whose client address is not counted arrives without a client key (see ThrottleBackend).
+    const clientKey = 'clientKey' in request && typeof request.clientKey === 'string' ? request.clientKey : undefined;
+    if (request.op === 'reserve') return throttle.reserve(clientKey, String(request.accountKey), Number(request.now));
     if (request.op === 'settle' && ['succeeded', 'failed', 'abandoned'].includes(request.outcome)) {
-      await throttle.settle(String(request.clientKey), String(request.accountKey), request.outcome, Number(request.now));
+      await throttle.settle(clientKey, String(request.accountKey), request.outcome, Number(request.now));
       return null;
     }
     if (request.op === 'recalls') return throttle.recalls(String(request.key), Number(request.now));

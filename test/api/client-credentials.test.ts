@@ -219,19 +219,41 @@ describeEachDatabase(
 );
 
 describeEachDatabase(
-  'client_credentials grant, guessed at speed',
+  'client_credentials grant, refused again and again',
   (get) => {
-    it('when a client fails the grant as often as the login limit allows, then its next attempt, even a right one, is refused with 429 and Retry-After', async () => {
-      const { key } = await setUp(get());
+    it('when workers keep presenting revoked and wrong keys from one address, then only those key ids back off: another key, the owner\'s password and the login page still work there', async () => {
+      const { owner, key } = await setUp(get());
       const keys = await Promise.all([key(), key(), key(), key()]);
-      for (const made of keys.slice(0, 3)) await expectInvalidClient(await formGrant(get(), { client_id: made.id, client_secret: `${made.secret}x` }));
-      const right = keys[3] as Key;
-      const refused = await formGrant(get(), { client_id: right.id, client_secret: right.secret });
+      const [revoked, mistyped, , healthy] = keys as [Key, Key, Key, Key];
+      await owner.http.delete(`/api/v1/agents/${revoked.agent_id}/keys/${revoked.id}`).expect(204);
+      const refusals = [];
+      for (let i = 0; i < 12; i++) refusals.push((await formGrant(get(), { client_id: revoked.id, client_secret: revoked.secret })).status);
+      for (let i = 0; i < 12; i++) refusals.push((await formGrant(get(), { client_id: mistyped.id, client_secret: `${mistyped.secret}x` })).status);
+      // Each key id fails freely a few times, then backs off on its own (429 with Retry-After), whatever the login limit.
+      expect(refusals.slice(0, 3)).toEqual([401, 401, 401]);
+      expect(refusals.slice(12, 15)).toEqual([401, 401, 401]);
+      const backedOff = await formGrant(get(), { client_id: revoked.id, client_secret: revoked.secret });
+      expect(backedOff.status).toBe(429);
+      expect(Number(backedOff.headers['retry-after'])).toBeGreaterThan(0);
+      expect(backedOff.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringContaining('Too many failed sign-ins') });
+      // The address's own budget (3 failures here) is untouched: a healthy key and the owner's password get in.
+      expect((await formGrant(get(), { client_id: healthy.id, client_secret: healthy.secret })).status).toBe(200);
+      await get().anonymous.post('/api/auth/login').send({ email: owner.user.email, password: owner.password }).expect(200);
+      await get().anonymous.post('/token').type('form').send({ grant_type: 'password', username: owner.user.email, password: owner.password }).expect(200);
+    });
+
+    it('when one address fails passwords as often as the login limit allows, then its next password attempt is 429, while an agent key\'s grant from there is not refused for it', async () => {
+      const { owner, key } = await setUp(get());
+      const healthy = await key();
+      for (let i = 0; i < 3; i++) await get().anonymous.post('/api/auth/login').send({ email: `nobody-${i}@example.test`, password: 'wrong password' }).expect(401);
+      const refused = await get().anonymous.post('/api/auth/login').send({ email: owner.user.email, password: owner.password });
       expect(refused.status).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-      expect(refused.headers['cache-control']).toBe('no-store');
-      expect(refused.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringContaining('Too many failed sign-ins') });
+      expect((await formGrant(get(), { client_id: healthy.id, client_secret: healthy.secret })).status).toBe(200);
     });
   },
-  { rateLimits: { ...testConfig().rateLimits, login: { windowMs: 60_000, max: 3 } } },
+  {
+    rateLimits: { ...testConfig().rateLimits, login: { windowMs: 60_000, max: 3 } },
+    auth: { ...testConfig().auth, accountThrottle: { freeFailures: 3, baseDelayMs: 60_000, maxDelayMs: 600_000 } },
+  },
 );

@@ -125,6 +125,24 @@ describe.each(backends)('the sign-in throttle on %s', (_name, backendOf) => {
     expect(await refusal(t, '10.0.0.2', 'owner@example.test', 'device-two')).toBeUndefined();
   });
 
+  it('when a credential that is its own secret (an agent key) fails from one address, then only its own id backs off: the address keeps its whole budget', async () => {
+    const t = throttle();
+    for (let i = 0; i < 20; i++) {
+      const attempt = await t.reserveCredential('192.0.2.7', `agent-key:dead-${i % 4}`).catch(() => undefined);
+      await attempt?.settle('failed');
+    }
+    expect(await refusal(t, '192.0.2.7', 'owner@example.test')).toBeUndefined();
+    for (let i = 0; i < 4; i++) await fail(t, '192.0.2.7', `user${i}@example.test`);
+    expect(await refusal(t, '192.0.2.7', 'owner@example.test')).toBeUndefined();
+    const key = (account: string) =>
+      t.reserveCredential('192.0.2.7', account).then(
+        (attempt) => attempt.settle('abandoned').then(() => undefined),
+        (error: { code: string; headers: Record<string, string> }) => ({ code: error.code, retryAfter: Number(error.headers['Retry-After']) }),
+      );
+    expect(await key('agent-key:dead-0')).toEqual({ code: 'rate_limit_exceeded', retryAfter: expect.any(Number) });
+    expect(await key('agent-key:healthy')).toBeUndefined();
+  });
+
   it('when a check is abandoned (the database failed), then nothing is counted', async () => {
     const t = throttle();
     for (let i = 0; i < 10; i++) await (await t.reserve('10.0.0.1', 'b@example.test')).settle('abandoned');

@@ -122,4 +122,26 @@ describeEachDatabase('createWorker against the service', (get) => {
     await until(settled(agent.id, [taskId]));
     expect(await readTask(agent.id, taskId)).toMatchObject({ status: 'succeeded', result: 'resumed' });
   }, 30_000);
+
+  it('when three workers sign in with an agent key that was revoked, then each stops with the 401 invalid_client error instead of retrying, and their address still signs in', async () => {
+    const agent = await createAgent();
+    const key = (await api().post(`/api/v1/agents/${agent.id}/keys`).send({ name: 'doomed' }).expect(201)).body.data as { id: string; secret: string };
+    await api().delete(`/api/v1/agents/${agent.id}/keys/${key.id}`).expect(204);
+    const baseUrl = await get().listen();
+    const workers = [1, 2, 3].map(() =>
+      createWorker(createAgentFleetClient({ baseUrl, auth: { clientId: key.id, clientSecret: key.secret } }), {
+        agentId: agent.id,
+        handler: async () => 'never',
+        waitSeconds: 1,
+        backoff: { initialMs: 50, maxMs: 100 },
+        onEvent: (event) => events.push(event),
+      }).start(),
+    );
+    const endings = await Promise.all(workers.map((running) => running.done.then(() => 'resolved', (error: unknown) => error)));
+    for (const ending of endings) expect(ending).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    expect(events.filter((event) => event.type === 'error')).toHaveLength(3);
+    const owner = get().user;
+    const signIn = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: owner.user.email, password: owner.password }) });
+    expect(signIn.status).toBe(200);
+  }, 30_000);
 });

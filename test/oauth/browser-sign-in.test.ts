@@ -196,3 +196,38 @@ async function expectText(locator: Locator, text: string, match: 'exactly' | 'co
   }
   throw new Error(`expected the text ${match} "${text}", got "${seen}"`);
 }
+
+describeInBrowser('the password form after too many failures, in Chromium [sqlite]', () => {
+  // A world of its own: the failures spend the address's sign-in budget, which every other test here needs.
+  let world: World;
+  let browser: Browser;
+  beforeAll(async () => {
+    [world, browser] = await Promise.all([startOAuthWorld('sqlite'), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await world?.close();
+  });
+
+  it('when sign-ins to an account have failed too often, then the password form says how long to wait before trying again', async () => {
+    const local = await world.app.signUp();
+    for (let i = 0; i < world.app.config.auth.accountThrottle.freeFailures; i++) {
+      await world.app.anonymous.post('/api/auth/login').send({ email: local.user.email, password: `guess ${i}` }).expect(401);
+    }
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(`${world.baseUrl}/login`);
+      await page.getByLabel('E-mail').fill(local.user.email);
+      await page.getByLabel('Password').fill(local.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.locator('#password-problem', { hasText: 'Too many failed attempts' }).waitFor();
+      expect(await page.locator('#password-problem').textContent()).toMatch(/^Too many failed attempts: try again in (\d+ seconds|\d+ minutes \(at \d\d:\d\d.*\))\.$/);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -74,6 +74,18 @@ describe('requests over the IPC channel of a cluster (a real child process at th
     expect(await signInThrottle.reserve('client:198.51.100.4', 'account:next', now)).toBeGreaterThan(0);
   });
 
+  it('when failures without a client key (an agent key\'s grant) go through the primary, then they count against their account alone, never against a shared key', async () => {
+    const { signInThrottle } = connectSharedCounters(peer as IpcLink);
+    const now = Date.now();
+    for (let failure = 0; failure < 8; failure++) {
+      const account = `account:agent-key:${failure}`;
+      expect(await signInThrottle.reserve(undefined, account, now)).toBe('reserved');
+      await signInThrottle.settle(undefined, account, 'failed', now);
+    }
+    expect(await signInThrottle.reserve('client:198.51.100.8', 'account:owner', now)).toBe('reserved');
+    expect(await signInThrottle.reserve('client:undefined', 'account:someone', now)).toBe('reserved');
+  });
+
   it('when a client that signed in is remembered through the primary, then every process recalls it, and no other', async () => {
     const first = connectSharedCounters(peer as IpcLink).signInThrottle;
     const second = connectSharedCounters(peer as IpcLink).signInThrottle;
