@@ -40,6 +40,7 @@ async function startService(port: number, dir: string): Promise<ChildProcess> {
       API_KEYS: SERVICE_KEY,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       RATE_LIMIT_API_MAX: '100000',
+      RATE_LIMIT_USER_MAX: '100000',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -70,7 +70,7 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig({ NODE_ENV: 'test', RATE_LIMIT_API_MAX: '1000000', RATE_LIMIT_ROOT_MAX: '1000000' });
+  const config = loadConfig({ NODE_ENV: 'test', RATE_LIMIT_API_MAX: '1000000', RATE_LIMIT_USER_MAX: '1000000', RATE_LIMIT_ROOT_MAX: '1000000' });
   const app = express();
   app.set('trust proxy', config.trustProxy);
   const pools = {

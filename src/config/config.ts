@@ -106,8 +106,10 @@ export interface RateLimit {
 }
 
 export interface RateLimits {
-  /** Under /api, each signed-in user and each client address (anonymous requests, refused credentials): the specification's 100 per 15 minutes. */
+  /** Under /api, each client address (anonymous requests, refused credentials): the specification's 100 per 15 minutes. */
   api: RateLimit;
+  /** Under /api, each signed-in person (every session and token of theirs): a working day in the console, 1,000 per 15 minutes. */
+  user: RateLimit;
   /** Failed sign-ins at /api/auth/login: 5 an hour. */
   login: RateLimit;
   /** The root surface, counted as /api is (the spec sets no limit): generous. */
@@ -240,6 +242,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     rateLimits: {
       api: { windowMs: integer('RATE_LIMIT_API_WINDOW_MS', 15 * 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_API_MAX', 100, 1, 1_000_000) },
+      user: { windowMs: integer('RATE_LIMIT_USER_WINDOW_MS', 15 * 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_USER_MAX', 1000, 1, 1_000_000) },
       login: { windowMs: integer('RATE_LIMIT_LOGIN_WINDOW_MS', 60 * 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_LOGIN_MAX', 5, 1, 1_000_000) },
       root: { windowMs: integer('RATE_LIMIT_ROOT_WINDOW_MS', 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_ROOT_MAX', 1000, 1, 1_000_000) },
       serviceKey: { windowMs: integer('RATE_LIMIT_SERVICE_KEY_WINDOW_MS', 60_000, 1000, 86_400_000), max: integer('RATE_LIMIT_SERVICE_KEY_MAX', 1000, 1, 1_000_000) },

@@ -41,8 +41,8 @@ export interface SharedCounters extends RateLimitStores {
 /** The surfaces with limits of their own for people and addresses: `/api` (the specification's) and the root one. */
 export type LimitedSurface = 'api' | 'root';
 
-/** A budget: the surface's own (people and addresses), or a machine credential's, whichever surface it calls. */
-export type Budget = LimitedSurface | 'service-key' | 'agent-key';
+/** A budget: the surface's own (addresses, and people on the root surface), a person's under /api, or a machine credential's, whichever surface it calls. */
+export type Budget = LimitedSurface | 'user' | 'service-key' | 'agent-key';
 
 export interface RateLimiters {
   /**
@@ -61,10 +61,10 @@ export interface RateLimiterOptions {
 }
 
 /**
- * The rate limits. An authenticated request is counted against its
- * credential: a person per user id against the surface's budget (`/api`: the specification's 100
- * per 15 min; the root surface: a generous one), a service key or an agent key against its own
- * budget on either surface. Anonymous requests, every request to an open operation (sign-in and
+ * The rate limits. An authenticated request is counted against its credential: a person per user
+ * id against a budget of their own under `/api` (a working day in the console: 1,000 per 15 min)
+ * and the root surface's (a generous one) elsewhere, a service key or an agent key against its own
+ * budget on either surface. Anonymous requests (under `/api`: the specification's 100 per 15 min), every request to an open operation (sign-in and
  * /token among them) and refused credentials are counted against the client address, on the
  * surface's budget. Failed sign-ins are limited as well by src/auth/sign-in-throttle.ts, where
  * they fail. Each request is counted once, when it arrives: a long poll is one request however
@@ -122,6 +122,7 @@ export function createRateLimiters({ limits, metrics, logger, redis, stores }: R
   };
   const limiters: Record<Budget, RequestHandler> = {
     api: limiter('api', limits.api),
+    user: limiter('user', limits.user),
     root: limiter('root', limits.root),
     'service-key': limiter('service-key', limits.serviceKey),
     'agent-key': limiter('agent-key', limits.agentKey),
@@ -179,11 +180,11 @@ export function counterKeyOf(principal: Principal): string {
   }
 }
 
-/** The budget of an authenticated request on `surface`: people keep the surface's, machine credentials have their own. */
+/** The budget of an authenticated request on `surface`: people have their own under /api and the surface's elsewhere, machine credentials their own. */
 export function budgetOf(surface: LimitedSurface, principal: Principal): Budget {
   switch (principal.kind) {
     case 'user':
-      return surface;
+      return surface === 'api' ? 'user' : surface;
     case 'service':
       return 'service-key';
     case 'agent':

@@ -290,7 +290,7 @@ describe('Idempotency-Key across two server processes', () => {
   const API_KEY = 'idempotency-key-0123456789abcdef';
 
   async function replayAcross(databaseUrl: string): Promise<void> {
-    const env = serviceEnv(API_KEY, { DATABASE_URL: databaseUrl, RATE_LIMIT_API_MAX: '1000000' });
+    const env = serviceEnv(API_KEY, { DATABASE_URL: databaseUrl, RATE_LIMIT_API_MAX: '1000000', RATE_LIMIT_USER_MAX: '1000000' });
     const first = processes.spawn(env);
     const port = await listeningPort(first);
     // The second starts once the first has migrated the database.

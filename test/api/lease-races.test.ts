@@ -11,7 +11,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A service process's environment: its database, no API rate limit to speak of, and the test's own lease settings. */
 const envFor = (databaseUrl: string, overrides: Record<string, string> = {}) =>
-  serviceEnv(API_KEY, { DATABASE_URL: databaseUrl, RATE_LIMIT_API_MAX: '1000000', ...overrides });
+  serviceEnv(API_KEY, { DATABASE_URL: databaseUrl, RATE_LIMIT_API_MAX: '1000000', RATE_LIMIT_USER_MAX: '1000000', ...overrides });
 
 async function call(port: number, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, {

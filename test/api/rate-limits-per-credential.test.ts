@@ -14,6 +14,8 @@ import { REDIS_TEST_URL, useRedisPair } from '../support/services';
 
 const SECOND_API_KEY = 'second-service-key-0123456789abcdef';
 const API_MAX = 5;
+const USER_MAX = 6;
+const USER_WINDOW_MS = 20 * 60_000;
 const ROOT_MAX = 5;
 const SERVICE_KEY_MAX = 8;
 const AGENT_KEY_MAX = 7;
@@ -27,6 +29,7 @@ function limited(base: Config = testConfig()): Partial<Config> {
     rateLimits: {
       ...base.rateLimits,
       api: { windowMs: 15 * 60_000, max: API_MAX },
+      user: { windowMs: USER_WINDOW_MS, max: USER_MAX },
       root: { windowMs: KEY_WINDOW_MS, max: ROOT_MAX },
       serviceKey: { windowMs: KEY_WINDOW_MS, max: SERVICE_KEY_MAX },
       agentKey: { windowMs: KEY_WINDOW_MS, max: AGENT_KEY_MAX },
@@ -61,27 +64,27 @@ describeEachDatabase(
   (get) => {
     const http = () => supertest(get().app);
 
-    it('when two users call from one address, then each has a budget of their own, with the spec\'s /api limit and the root surface\'s own', async () => {
+    it('when two users call from one address, then each has a budget of their own under /api (a person\'s, larger than an address\'s) and the root surface\'s own', async () => {
       const address = newAddress();
       const first = await get().signUp();
       const second = await get().signUp();
-      for (let i = 0; i < API_MAX; i++) {
+      for (let i = 0; i < USER_MAX; i++) {
         const ok = await call(http(), '/api/v1/me', address, { token: first.token });
         expect(ok.status).toBe(200);
-        expect(ok.policy).toMatch(policy('api', API_MAX, 15 * 60_000));
-        expect(ok.rateLimit).toMatch(remaining('api', API_MAX - 1 - i));
+        expect(ok.policy).toMatch(policy('user', USER_MAX, USER_WINDOW_MS));
+        expect(ok.rateLimit).toMatch(remaining('user', USER_MAX - 1 - i));
       }
       const refused = await call(http(), '/api/v1/me', address, { token: first.token });
       expect(refused.status).toBe(429);
       expect(refused.body).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.stringMatching(/^Too many requests: retry in \d+ s$/), requestId: expect.any(String) } });
       expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-      expect(Number(refused.retryAfter)).toBeLessThanOrEqual(15 * 60);
-      expect(refused.rateLimit).toMatch(remaining('api', 0));
-      expect(refused.policy).toMatch(policy('api', API_MAX, 15 * 60_000));
+      expect(Number(refused.retryAfter)).toBeLessThanOrEqual(USER_WINDOW_MS / 1000);
+      expect(refused.rateLimit).toMatch(remaining('user', 0));
+      expect(refused.policy).toMatch(policy('user', USER_MAX, USER_WINDOW_MS));
 
       const other = await call(http(), '/api/v1/me', address, { token: second.token });
       expect(other.status).toBe(200);
-      expect(other.rateLimit).toMatch(remaining('api', API_MAX - 1));
+      expect(other.rateLimit).toMatch(remaining('user', USER_MAX - 1));
       // The root surface counts the same person against its own budget.
       const root = await call(http(), '/agents', address, { token: first.token });
       expect(root.status).toBe(200);
@@ -99,12 +102,12 @@ describeEachDatabase(
       const cookie = `${get().config.auth.sessionCookieName}=${other.access_token}`;
       const [here, there] = [newAddress(), newAddress()];
       const seen: Array<string | undefined> = [];
-      for (let i = 0; i < API_MAX; i++) {
+      for (let i = 0; i < USER_MAX; i++) {
         const ok = i % 2 === 0 ? await call(http(), '/api/v1/me', here, { token: user.token }) : await call(http(), '/api/v1/me', there, { cookie });
         expect(ok.status).toBe(200);
         seen.push(ok.rateLimit);
       }
-      expect(seen).toEqual(Array.from({ length: API_MAX }, (_, i) => expect.stringMatching(remaining('api', API_MAX - 1 - i))));
+      expect(seen).toEqual(Array.from({ length: USER_MAX }, (_, i) => expect.stringMatching(remaining('user', USER_MAX - 1 - i))));
       expect((await call(http(), '/api/v1/me', there, { token: user.token })).status).toBe(429);
       expect((await call(http(), '/api/v1/me', newAddress(), { cookie })).status).toBe(429);
     });
@@ -214,11 +217,11 @@ describeEachDatabase(
       // refused for it: the refusals spent the address's budget, not the user's.
       const good = await call(http(), '/api/v1/me', address, { token: user.token });
       expect(good.status).toBe(200);
-      expect(good.rateLimit).toMatch(remaining('api', API_MAX - 1));
+      expect(good.rateLimit).toMatch(remaining('user', USER_MAX - 1));
       // And the same user elsewhere shares that one budget.
       const ok = await call(http(), '/api/v1/me', elsewhere, { token: user.token });
       expect(ok.status).toBe(200);
-      expect(ok.rateLimit).toMatch(remaining('api', API_MAX - 2));
+      expect(ok.rateLimit).toMatch(remaining('user', USER_MAX - 2));
       // The root surface's address budget is untouched by /api's refusals.
       expect((await call(http(), '/agents', address, { apiKey: TEST_API_KEY.replace(/.$/, '!') })).rateLimit).toMatch(remaining('root', ROOT_MAX - 1));
     });
@@ -237,7 +240,7 @@ describeEachDatabase(
       expect(refused.headers.ratelimit).toMatch(remaining('api', 0));
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       // The user's own budget was not touched (and a good credential from elsewhere is not refused).
-      expect((await call(http(), '/api/v1/me', newAddress(), { token: user.token })).rateLimit).toMatch(remaining('api', API_MAX - 1));
+      expect((await call(http(), '/api/v1/me', newAddress(), { token: user.token })).rateLimit).toMatch(remaining('user', USER_MAX - 1));
 
       // Another account: the first one's failures have used up its free ones (src/auth/sign-in-throttle.ts).
       const grantee = await get().signUp();
@@ -288,13 +291,13 @@ describe('a long poll', () => {
       const claim = http.post(`/api/v1/agents/${signedUp.body.data.id}/leases`).set('X-Forwarded-For', address).set('Authorization', `Bearer ${token}`).send({ wait_seconds: 20 }).then((res) => res);
       await waitingStarted;
       const during = await call(http, '/api/v1/me', address, { token });
-      expect(during.rateLimit).toMatch(remaining('api', API_MAX - 2));
+      expect(during.rateLimit).toMatch(remaining('user', USER_MAX - 2));
       answer();
       const claimed = await claim;
       expect(claimed.status).toBe(204);
-      expect(claimed.headers.ratelimit).toMatch(remaining('api', API_MAX - 1));
+      expect(claimed.headers.ratelimit).toMatch(remaining('user', USER_MAX - 1));
       const after = await call(http, '/api/v1/me', address, { token });
-      expect(after.rateLimit).toMatch(remaining('api', API_MAX - 3));
+      expect(after.rateLimit).toMatch(remaining('user', USER_MAX - 3));
     } finally {
       await database.close();
     }
@@ -304,7 +307,7 @@ describe('a long poll', () => {
 describe('the counter of each kind of credential', () => {
   const user = { id: '0190b3a4-0000-7000-8000-000000000001' } as User;
   const principals: Array<[string, Principal, string, string, string]> = [
-    ['a user', { kind: 'user', user }, `user:${user.id}`, 'api', 'root'],
+    ['a user', { kind: 'user', user }, `user:${user.id}`, 'user', 'root'],
     ['a service key', { kind: 'service', keyNumber: 2 }, 'service-key:2', 'service-key', 'service-key'],
     ['an agent key (or its token)', { kind: 'agent', agentId: 'agent-1', keyId: 'key-9', scopes: ['tasks:work'] }, 'agent-key:key-9', 'agent-key', 'agent-key'],
   ];
@@ -341,8 +344,8 @@ describeWithRedis('rate limits per credential, with Redis', () => {
       const signedUp = await one.post('/api/v1/users').set('X-Forwarded-For', signUpAddress).send({ name: 'shared', email: `shared-${randomBytes(3).toString('hex')}@example.test`, password: 'long enough pw' }).expect(201);
       const token = (await two.post('/api/auth/login').set('X-Forwarded-For', signInAddress).send({ email: signedUp.body.data.email, password: 'long enough pw' }).expect(200)).body.data.access_token as string;
       const user = [];
-      for (let i = 0; i < API_MAX; i++) user.push(await call(i % 2 === 0 ? one : two, '/api/v1/me', address, { token }));
-      expect(user.map((answer) => [answer.status, answer.rateLimit])).toEqual(Array.from({ length: API_MAX }, (_, i) => [200, expect.stringMatching(remaining('api', API_MAX - 1 - i))]));
+      for (let i = 0; i < USER_MAX; i++) user.push(await call(i % 2 === 0 ? one : two, '/api/v1/me', address, { token }));
+      expect(user.map((answer) => [answer.status, answer.rateLimit])).toEqual(Array.from({ length: USER_MAX }, (_, i) => [200, expect.stringMatching(remaining('user', USER_MAX - 1 - i))]));
       expect((await call(one, '/api/v1/me', address, { token })).status).toBe(429);
       expect((await call(two, '/api/v1/me', newAddress(), { token })).status).toBe(429);
 
@@ -367,7 +370,7 @@ describeWithRedis('rate limits per credential, with Redis', () => {
       const keys = await inspect.keys(`${prefix}*`);
       // The sign-in throttle's own keys (`sign-in:`) are src/auth/sign-in-throttle.ts's.
       expect(keys.filter((key) => !key.startsWith(`${prefix}sign-in:`)).sort()).toEqual(
-        [`api:${address}`, `api:${signUpAddress}`, `api:${signInAddress}`, `api:user:${signedUp.body.data.id}`, 'service-key:service-key:2'].map((key) => `${prefix}${key}`).sort(),
+        [`api:${address}`, `api:${signUpAddress}`, `api:${signInAddress}`, `user:user:${signedUp.body.data.id}`, 'service-key:service-key:2'].map((key) => `${prefix}${key}`).sort(),
       );
       for (const key of keys) {
         expect(key).not.toContain(SECOND_API_KEY);

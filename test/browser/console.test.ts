@@ -237,4 +237,43 @@ describeInBrowser('the fleet console in Chromium', () => {
     expect(await textOf(page.getByRole('alert'))).toBe('An account with this e-mail address already exists: sign in instead.');
     expect(page.url()).toBe(`${world.origin}/sign-up`);
   });
+
+  it('when events arrive while the tab is hidden, then the view reads nothing until it is shown again, and then reads once', async () => {
+    const owner = await world.testApp.signUp();
+    const agent = await world.createAgent(owner, 'watched from a hidden tab');
+    context = await world.signedIn(owner);
+    // Headless Chromium never hides a page: the page is told it is hidden as a browser tells it.
+    await context.addInitScript(() => {
+      const state = { hidden: false };
+      Object.defineProperty(window, 'setTabHidden', {
+        value: (hidden: boolean) => {
+          state.hidden = hidden;
+          document.dispatchEvent(new Event('visibilitychange'));
+        },
+      });
+      Object.defineProperty(Document.prototype, 'visibilityState', { configurable: true, get: () => (state.hidden ? 'hidden' : 'visible') });
+    });
+    await context.clock.install();
+    const fleetReads: string[] = [];
+    context.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/v1/agents') fleetReads.push(url.search);
+    });
+    const { page, report } = await world.openConsole(context);
+    expect(fleetReads).toHaveLength(1);
+    await page.evaluate(() => (window as unknown as { setTabHidden(hidden: boolean): void }).setTabHidden(true));
+    for (const title of ['one', 'two', 'three']) await world.createTask(owner, agent.id, { title });
+    // The events still patch the view at once; the reconcile they ask for comes due while hidden.
+    await page.waitForFunction(() => document.querySelector('.agent-card [aria-label="Tasks by status"]')?.textContent?.startsWith('3 queued'));
+    await context.clock.runFor(120_000);
+    expect(fleetReads).toHaveLength(1);
+    await page.evaluate(() => (window as unknown as { setTabHidden(hidden: boolean): void }).setTabHidden(false));
+    await page.waitForFunction(() => document.querySelector('.loading') === null);
+    for (let waited = 0; fleetReads.length < 2 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fleetReads).toHaveLength(2);
+    await context.clock.runFor(120_000);
+    expect(fleetReads).toHaveLength(2);
+    expect(report).toEqual(CLEAN_REPORT);
+  });
 });
+

@@ -36,6 +36,7 @@ describe('a real service process whose Redis dies, freezes and comes back', () =
         REDIS_URL: redis.url,
         REDIS_COMMAND_TIMEOUT_MS: String(DEADLINE_MS),
         RATE_LIMIT_API_MAX: '1000000',
+        RATE_LIMIT_USER_MAX: '1000000',
       }),
     );
     base = `http://127.0.0.1:${await listeningPort(server)}`;

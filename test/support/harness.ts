@@ -88,6 +88,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       PUBLIC_URL: 'http://localhost:8000',
       // Suites make hundreds of requests from one address; the rate-limit suite sets its own limits.
       RATE_LIMIT_API_MAX: '1000000',
+      RATE_LIMIT_USER_MAX: '1000000',
       RATE_LIMIT_LOGIN_MAX: '1000000',
       RATE_LIMIT_ROOT_MAX: '1000000',
       RATE_LIMIT_SERVICE_KEY_MAX: '1000000',

@@ -1,6 +1,7 @@
 // Loading what a view shows. Events patch the shown data at once (no request); a fresh read then
 // reconciles it, at most every RECONCILE_MS while events flow, so that a busy fleet costs one
-// request per view every half minute and never exhausts the API's rate limit.
+// request per view every half minute and never exhausts the API's rate limit. A tab nobody looks at
+// reads nothing: its reconcile waits until the tab is shown again.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from '../api';
 
@@ -25,9 +26,12 @@ export function useLoad<T>(read: () => Promise<T>, deps: readonly unknown[]): Lo
   const generation = useRef(0);
   const lastRead = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** A reconcile came due while the tab was hidden: it reads once the tab is shown. */
+  const stale = useRef(false);
 
   const reload = useCallback(() => {
     const mine = ++generation.current;
+    stale.current = false;
     clearTimeout(timer.current);
     timer.current = undefined;
     lastRead.current = Date.now();
@@ -49,9 +53,22 @@ export function useLoad<T>(read: () => Promise<T>, deps: readonly unknown[]): Lo
   }, deps);
 
   const reconcile = useCallback(() => {
-    if (timer.current !== undefined) return;
+    if (timer.current !== undefined || stale.current) return;
     const wait = Math.max(1000, lastRead.current + RECONCILE_MS - Date.now());
-    timer.current = setTimeout(reload, wait);
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      if (document.visibilityState === 'hidden') stale.current = true;
+      else reload();
+    }, wait);
+  }, [reload]);
+
+  useEffect(() => {
+    const shown = () => {
+      if (document.visibilityState !== 'visible' || !stale.current) return;
+      reload();
+    };
+    document.addEventListener('visibilitychange', shown);
+    return () => document.removeEventListener('visibilitychange', shown);
   }, [reload]);
 
   const patch = useCallback((change: (current: T) => T) => setData((current) => (current === undefined ? current : change(current))), []);
