@@ -164,10 +164,13 @@ export interface paths {
          *     the key's agent within the key's scopes, with no refresh token; it stops working when the
          *     key is revoked or expires. An unknown, revoked or expired key, or a wrong secret, answers
          *     401 `invalid_client`. Errors follow RFC 6749 section 5.2. Kept for first-party and Swagger UI use;
-         *     RFC 9700 forbids this grant to third-party clients. Failed attempts share the limits of
-         *     `POST /api/auth/login` (5 failures an hour per client, and a back-off per account; 429
-         *     beyond them), and a password grant sets the device cookie `agent_fleet_device` as it does
-         *     (here with path `/token`).
+         *     RFC 9700 forbids this grant to third-party clients. Failed password grants share the
+         *     limits of `POST /api/auth/login` (5 failures an hour per client, and a back-off per
+         *     account; 429 beyond them), and a password grant sets the device cookie
+         *     `agent_fleet_device` as it does (here with path `/token`). A refused `client_credentials`
+         *     grant counts against the key id it names alone (the same back-off as an account's), never
+         *     against the client address: a worker that keeps presenting a revoked key locks out neither
+         *     its neighbours nor its owner.
          *
          *     Each password grant begins a session and answers a refresh token with the access token.
          *     `grant_type=refresh_token` with `refresh_token` answers a new access token and a new
@@ -1765,8 +1768,10 @@ export interface components {
             code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "QUOTA_EXCEEDED" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "HEADERS_TOO_LARGE" | "SERVICE_UNAVAILABLE";
             /** @description What went wrong, in words for people (500: always `Internal Server Error`); match on `code`, not on this text. */
             message: string;
-            /** @description For validation, a list of `{field, message}`; otherwise any value. */
+            /** @description For validation, a list of `{field, message}` (the first 20); otherwise any value. */
             details?: unknown;
+            /** @description How many more problems there were than `details` lists (only when there were more than 20). */
+            detailsOmitted?: number;
             /** @description The request's `X-Request-ID`. */
             requestId?: string;
         };
@@ -1920,8 +1925,10 @@ export interface components {
             /** @constant */
             error?: "validation_error";
             details: {
-                /** @description Each field or parameter that breaks the schema, and how. */
+                /** @description Each field or parameter that breaks the schema, and how (the first 20). */
                 fields: components["schemas"]["FieldError"][];
+                /** @description How many more problems there were than `fields` lists (only when there were more than 20). */
+                omitted?: number;
             };
         };
         FieldError: {
@@ -2662,7 +2669,7 @@ export interface components {
                     error: components["schemas"]["ApiErrorObject"] & {
                         /** @constant */
                         code?: "VALIDATION_ERROR";
-                        /** @description Each offending field or parameter (absent for malformed JSON or a request Node's parser refused). */
+                        /** @description Each offending field or parameter, the first 20 (absent for malformed JSON or a request Node's parser refused); `detailsOmitted` says how many more there were. */
                         details?: components["schemas"]["ApiFieldError"][];
                     };
                 };
@@ -3493,8 +3500,8 @@ export interface components {
         /**
          * @description What is left in the current window of the budget that counted this request (IETF draft-8
          *     `RateLimit`: `"<budget>"; r=<remaining>; t=<seconds until reset>`, the budget being `api`
-         *     or `root` for people and client addresses, `service-key` for an API key, `agent-key` for
-         *     an agent key: see `x-http-rules`). Sent on every response of a limited operation that was
+         *     or `root` for client addresses, `user` for a person under `/api` (`root` elsewhere),
+         *     `service-key` for an API key, `agent-key` for an agent key: see `x-http-rules`). Sent on every response of a limited operation that was
          *     counted, while the counter store answers (without Redis the requests pass uncounted and
          *     unannounced).
          */

@@ -40,6 +40,24 @@ export interface Problem {
   oauthError?: OAuthErrorCode;
 }
 
+/**
+ * The most field problems an answer lists: a body of 120,000 bad items must not come back as
+ * megabytes of complaints. The answer says how many more there were.
+ */
+export const MAX_LISTED_FIELDS = 20;
+
+/** The fields an answer lists, how many it leaves out, and the message that says so. */
+function listed(problem: Problem): { fields: FieldProblem[]; omitted: number; message: string } | undefined {
+  if (!problem.fields) return undefined;
+  const omitted = Math.max(0, problem.fields.length - MAX_LISTED_FIELDS);
+  if (omitted === 0) return { fields: problem.fields, omitted, message: problem.message };
+  return {
+    fields: problem.fields.slice(0, MAX_LISTED_FIELDS),
+    omitted,
+    message: `${problem.message}: ${problem.fields.length} problems, the first ${MAX_LISTED_FIELDS} listed`,
+  };
+}
+
 /** Codes whose message the specification calls a "detail text" (FastAPI's `detail`). */
 const WITH_DETAIL = new Set(['not_found', 'unauthorized', 'forbidden']);
 
@@ -52,9 +70,11 @@ export function renderProblem(problem: Problem, surface: Surface, requestId: str
 function renderRoot(problem: Problem): { status: number; body: RootError } {
   const internal = problem.status >= 500 && problem.status !== 503;
   // No root operation loses a lease or reads events; were one to, each would read as the nearest root error.
-  const body: RootError = { error: problem.code === 'lease_lost' ? 'state_conflict' : problem.code === 'events_expired' ? 'not_found' : problem.code, message: internal ? 'An unexpected error occurred' : problem.message };
-  if (WITH_DETAIL.has(problem.code)) body.detail = problem.message;
-  if (problem.fields) body.details = { fields: problem.fields };
+  const fields = listed(problem);
+  const message = fields?.message ?? problem.message;
+  const body: RootError = { error: problem.code === 'lease_lost' ? 'state_conflict' : problem.code === 'events_expired' ? 'not_found' : problem.code, message: internal ? 'An unexpected error occurred' : message };
+  if (WITH_DETAIL.has(problem.code)) body.detail = message;
+  if (fields) body.details = fields.omitted > 0 ? { fields: fields.fields, omitted: fields.omitted } : { fields: fields.fields };
   else if (problem.details && !internal) body.details = problem.details;
   return { status: problem.schemaViolation ? 422 : problem.status, body };
 }
@@ -62,9 +82,12 @@ function renderRoot(problem: Problem): { status: number; body: RootError } {
 function renderApi(problem: Problem, requestId: string): { status: number; body: ApiError | ApiOwnCodeBody } {
   const internal = problem.status >= 500 && problem.status !== 503;
   const code = (problem.code === 'state_conflict' ? 'conflict' : problem.code).toUpperCase() as ApiError['error']['code'];
-  const error: ApiError['error'] = { code, message: internal ? 'Internal Server Error' : problem.message, requestId };
-  if (problem.fields) error.details = problem.fields.map(({ field, message }) => ({ field, message }));
-  else if (problem.details && !internal) error.details = problem.details;
+  const fields = listed(problem);
+  const error: ApiError['error'] = { code, message: internal ? 'Internal Server Error' : (fields?.message ?? problem.message), requestId };
+  if (fields) {
+    error.details = fields.fields.map(({ field, message }) => ({ field, message }));
+    if (fields.omitted > 0) error.detailsOmitted = fields.omitted;
+  } else if (problem.details && !internal) error.details = problem.details;
   return { status: problem.status, body: { error } };
 }
 

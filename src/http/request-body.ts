@@ -53,7 +53,7 @@ export const refuseUnstorableText: RequestHandler = (req, _res, next) => {
     walk(value, name, 'query', problems);
   }
   if (req.body !== undefined && typeof req.body === 'object') walk(req.body, '', 'body', problems);
-  if (problems.length > 0) return next(schemaViolation('Request validation failed', problems.slice(0, 20)));
+  if (problems.length > 0) return next(schemaViolation('Request validation failed', problems));
   next();
 };
 

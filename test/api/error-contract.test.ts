@@ -73,6 +73,20 @@ describeEachDatabase(
         expectDeclared(observed('GET', '/api/v1/agents', raw), 400, 'VALIDATION_ERROR');
       });
 
+      it('when a 1 MiB body holds 120,000 invalid items, then 400 lists the first 20 and says how many more, in a body of a few kilobytes', async () => {
+        const types = Array.from({ length: 120_000 }, (_, i) => `x${i % 10}`);
+        const res = await send('POST', '/api/v1/webhooks', json({ url: 'https://hooks.example.test/in', types }));
+        expectDeclared(res, 400, 'VALIDATION_ERROR');
+        expect(res.body.length).toBeLessThan(8192);
+        const { error } = JSON.parse(res.body.toString()) as { error: { message: string; details: unknown[]; detailsOmitted: number } };
+        expect(error.details).toHaveLength(20);
+        expect(error.detailsOmitted).toBeGreaterThanOrEqual(120_000 - 20);
+        expect(error.message).toBe(`Request validation failed: ${error.detailsOmitted + 20} problems, the first 20 listed`);
+        const few = await send('POST', '/api/v1/webhooks', json({ url: 'https://hooks.example.test/in', types: ['nope'] }));
+        expectDeclared(few, 400, 'VALIDATION_ERROR');
+        expect(JSON.parse(few.body.toString()).error).not.toHaveProperty('detailsOmitted');
+      });
+
       it('when the credential is missing or wrong, then 401 UNAUTHORIZED; a plain user listing users, 403 FORBIDDEN', async () => {
         expectDeclared(await send('GET', '/api/v1/agents', { as: null }), 401, 'UNAUTHORIZED');
         expectDeclared(await send('GET', '/api/v1/me', { as: null, headers: { authorization: 'Bearer nonsense' } }), 401, 'UNAUTHORIZED');
@@ -130,6 +144,18 @@ describeEachDatabase(
         expectDeclared(rule, 400, 'validation_error');
         expect(JSON.parse(rule.body.toString()).details).toEqual({ fields: [expect.objectContaining({ field: 'result' })] });
         expectDeclared(await send('POST', '/agents', json({ name: '', type: 'type_a' })), 422, 'validation_error');
+      });
+
+      it('when a body holds 50,000 unknown fields, then 422 lists the first 20 fields and says how many more', async () => {
+        const body: Record<string, unknown> = { name: 'x', type: 'type_a' };
+        for (let i = 0; i < 50_000; i++) body[`extra${i}`] = i;
+        const res = await send('POST', '/agents', json(body));
+        expectDeclared(res, 422, 'validation_error');
+        expect(res.body.length).toBeLessThan(8192);
+        const { message, details } = JSON.parse(res.body.toString()) as { message: string; details: { fields: unknown[]; omitted: number } };
+        expect(details.fields).toHaveLength(20);
+        expect(details.omitted).toBe(50_000 - 20);
+        expect(message).toBe('Request validation failed: 50000 problems, the first 20 listed');
       });
 
       it('when the credential is missing, then 401 unauthorized; a wrong API key, 403 forbidden', async () => {
