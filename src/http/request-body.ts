@@ -13,7 +13,7 @@ const MAX_JSON_DEPTH = 64;
  * Content-Type values would otherwise grow its cache without bound.
  */
 export function parseDeclaredBody(limitBytes: number): RequestHandler {
-  const json = express.json({ limit: limitBytes, type: 'application/json' });
+  const json = express.json({ limit: limitBytes, type: 'application/json', strict: false });
   const form = express.urlencoded({ extended: false, limit: limitBytes, type: 'application/x-www-form-urlencoded' });
   return (req, res, next) => {
     const declared = req.matched?.bodyTypes;

@@ -92,6 +92,87 @@ function rememberedFormats(): Record<string, FormatDefinition<string>> {
   return { 'date-time': { type: 'string', validate: memoizeBounded(4096, validate), compare } };
 }
 
+type Schema = Record<string, unknown>;
+
+/**
+ * A `oneOf` whose branches are told apart by one property's `const` (at most one branch declares no
+ * such property and refuses it) is validated as the chain of `if`/`then` it means: the branch the
+ * body's value selects, or the branch without it, or a refusal that names the values allowed. The
+ * same bodies pass and fail; what changes is what a failure says. A plain `oneOf` reports every
+ * branch's complaints (a lease PATCH `{"status":"failed","error":{}}` got eight, the one that
+ * applied seventh); this one reports the selected branch's. Generators keep reading the `oneOf`.
+ */
+export function selectBranchesByConst(schemas: Record<string, Schema>): void {
+  const resolve = (branch: Schema) => (typeof branch.$ref === 'string' ? schemas[branch.$ref.replace('#/components/schemas/', '')] : branch);
+  for (const [name, schema] of Object.entries(schemas)) {
+    const branches = Array.isArray(schema.oneOf) ? (schema.oneOf as Schema[]) : undefined;
+    if (!branches || branches.length < 2) continue;
+    const resolved = branches.map(resolve);
+    if (resolved.some((branch) => branch === undefined || branch.type !== 'object')) continue;
+    const selector = selectorOf(resolved as Schema[]);
+    if (!selector) continue;
+    const { property, values, open } = selector;
+    let chain: Schema = {
+      properties: { [property]: { enum: values.map(({ value }) => value) } },
+      required: [property],
+    };
+    for (const { value, index } of [...values].reverse()) {
+      chain = { if: { properties: { [property]: { const: value } } }, then: branches[index], else: chain };
+    }
+    const { oneOf: _oneOf, ...rest } = schema;
+    schemas[name] = open === undefined ? { ...rest, ...chain } : { ...rest, if: { required: [property] }, then: chain, else: branches[open] };
+  }
+}
+
+/** The property whose `const` tells a oneOf's branches apart, its value in each, and the branch without it. */
+function selectorOf(branches: Schema[]): { property: string; values: Array<{ value: unknown; index: number }>; open: number | undefined } | undefined {
+  const candidates = Object.keys((branches[0]?.properties as Schema | undefined) ?? {}).concat(Object.keys((branches[1]?.properties as Schema | undefined) ?? {}));
+  for (const property of new Set(candidates)) {
+    const values: Array<{ value: unknown; index: number }> = [];
+    let open: number | undefined;
+    let fits = true;
+    branches.forEach((branch, index) => {
+      const declared = (branch.properties as Record<string, Schema | undefined> | undefined)?.[property];
+      const required = Array.isArray(branch.required) && branch.required.includes(property);
+      if (declared && 'const' in declared && required) values.push({ value: declared.const, index });
+      else if (!declared && branch.additionalProperties === false && open === undefined) open = index;
+      else fits = false;
+    });
+    const distinct = new Set(values.map(({ value }) => JSON.stringify(value))).size === values.length;
+    if (fits && distinct && values.length >= 1) return { property, values, open };
+  }
+  return undefined;
+}
+
+/**
+ * What a schema's `pattern` means, as its `x-pattern-message` says it (`\S`: "must not be blank"):
+ * the validator's `must match pattern "\S"` is for machines. Keyed by the message ajv writes.
+ */
+export function patternMessagesOf(document: unknown): Map<string, string> {
+  const messages = new Map<string, string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (typeof node !== 'object' || node === null) return;
+    const { pattern, 'x-pattern-message': message } = node as { pattern?: unknown; 'x-pattern-message'?: unknown };
+    if (typeof pattern === 'string' && typeof message === 'string') messages.set(`must match pattern "${pattern}"`, message);
+    Object.values(node).forEach(visit);
+  };
+  visit(document);
+  return messages;
+}
+
+type ValidatorFailure = { errors?: Array<{ path: string; message: string; errorCode?: string }> };
+
+/** The validator's failure in words for people: branch bookkeeping dropped, patterns said as their schemas mean them. */
+function explainFailure(error: unknown, patternMessages: ReadonlyMap<string, string>): unknown {
+  const errors = (error as ValidatorFailure | null)?.errors;
+  if (!Array.isArray(errors)) return error;
+  const meaningful = errors.filter((item) => item.errorCode !== 'if.openapi.validation');
+  if (meaningful.length > 0) (error as ValidatorFailure).errors = meaningful;
+  for (const item of meaningful) item.message = patternMessages.get(item.message) ?? item.message;
+  return error;
+}
+
 /**
  * express-openapi-validator's request and response validators, given each operation by the route
  * table instead of finding it again: its own look-up compiles a path regex per route per request
@@ -117,6 +198,8 @@ export function createValidation(document: ApiDocument, options: { validateRespo
   }) as unknown as { ajvOpts: { preprocessor: object; request: object; response: object }; options: { validateResponses: false | object } };
   // The preprocessor rewrites the document in place and copies it for the responses.
   const apiDoc = structuredClone(document) as never;
+  selectBranchesByConst(((apiDoc as { components?: { schemas?: Record<string, Schema> } }).components?.schemas ?? {}) as Record<string, Schema>);
+  const patternMessages = patternMessagesOf(document);
   const preprocessor = new SchemaPreprocessor(apiDoc, settings.ajvOpts.preprocessor as never, settings.options.validateResponses as never);
   lookUpWithoutCompiling((preprocessor as unknown as { ajv: SchemaLookup }).ajv);
   const { apiDocRes } = preprocessor.preProcess();
@@ -140,7 +223,12 @@ export function createValidation(document: ApiDocument, options: { validateRespo
     if (context.schema === undefined) throw new Error(`express-openapi-validator lost ${operation.operationId} while preprocessing api.yaml`);
     const request: RequestHandler = (req, res, next) => {
       req.openapi = { ...context, pathParams: req.params as Record<string, string> };
-      return requests.validate(req as never, res, next);
+      // The validator throws what it refuses.
+      try {
+        return requests.validate(req as never, res, next);
+      } catch (error) {
+        throw explainFailure(error, patternMessages);
+      }
     };
     if (!responses) return { request };
     const declared = responsePaths?.[template]?.[method]?.responses ?? {};

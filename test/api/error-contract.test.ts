@@ -73,6 +73,17 @@ describeEachDatabase(
         expectDeclared(observed('GET', '/api/v1/agents', raw), 400, 'VALIDATION_ERROR');
       });
 
+      it('when the body is JSON but not an object (null, a string, an array), then 400 names the body, not malformed JSON; a blank name says it is blank', async () => {
+        for (const text of ['null', '"agent"', '[]', '7']) {
+          const res = await send('POST', '/api/v1/agents', { headers: { 'content-type': 'application/json' }, body: text });
+          expectDeclared(res, 400, 'VALIDATION_ERROR');
+          expect(JSON.parse(res.body.toString()).error).toMatchObject({ message: 'Request validation failed', details: [{ field: '(body)', message: 'must be object' }] });
+        }
+        const blank = await send('POST', '/api/v1/agents', json({ name: '   ', type: 'type_a' }));
+        expectDeclared(blank, 400, 'VALIDATION_ERROR');
+        expect(JSON.parse(blank.body.toString()).error.details).toEqual([{ field: 'name', message: 'must not be blank' }]);
+      });
+
       it('when a 1 MiB body holds 120,000 invalid items, then 400 lists the first 20 and says how many more, in a body of a few kilobytes', async () => {
         const types = Array.from({ length: 120_000 }, (_, i) => `x${i % 10}`);
         const res = await send('POST', '/api/v1/webhooks', json({ url: 'https://hooks.example.test/in', types }));
@@ -144,6 +155,12 @@ describeEachDatabase(
         expectDeclared(rule, 400, 'validation_error');
         expect(JSON.parse(rule.body.toString()).details).toEqual({ fields: [expect.objectContaining({ field: 'result' })] });
         expectDeclared(await send('POST', '/agents', json({ name: '', type: 'type_a' })), 422, 'validation_error');
+      });
+
+      it('when the body is null, then 422 names the body as a schema violation, not as malformed JSON', async () => {
+        const res = await send('POST', '/agents', { headers: { 'content-type': 'application/json' }, body: 'null' });
+        expectDeclared(res, 422, 'validation_error');
+        expect(JSON.parse(res.body.toString()).details).toEqual({ fields: [{ field: '(body)', in: 'body', message: 'must be object' }] });
       });
 
       it('when a body holds 50,000 unknown fields, then 422 lists the first 20 fields and says how many more', async () => {

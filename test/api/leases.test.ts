@@ -336,19 +336,20 @@ describeEachDatabase('task leases', (get) => {
     });
 
     it.each([
-      ['an empty object', {}],
-      ['success with an error', { status: 'succeeded', error: 'x' }],
-      ['failure without an error', { status: 'failed' }],
-      ['an unknown status', { status: 'running' }],
-      ['a TTL under 5 seconds', { ttl_seconds: 4 }],
-      ['progress over 100 percent', { progress: { percent: 101 } }],
-      ['empty progress', { progress: {} }],
-    ])('when the lease update is %s, then 400 and the lease is unchanged', async (_label, body) => {
+      ['an empty object', {}, [{ field: '(body)', message: 'must NOT have fewer than 1 properties' }]],
+      ['success with an error', { status: 'succeeded', error: 'x' }, [{ field: 'error', message: 'must NOT have additional properties' }]],
+      ['failure without an error', { status: 'failed' }, [{ field: 'error', message: "must have required property 'error'" }]],
+      ['a failure whose error is an object', { status: 'failed', error: { reason: 'timeout' } }, [{ field: 'error', message: 'must be string' }]],
+      ['an unknown status', { status: 'running' }, [{ field: 'status', message: 'must be equal to one of the allowed values: succeeded, failed' }]],
+      ['a TTL under 5 seconds', { ttl_seconds: 4 }, [{ field: 'ttl_seconds', message: 'must be >= 5' }]],
+      ['progress over 100 percent', { progress: { percent: 101 } }, [{ field: 'progress.percent', message: 'must be <= 100' }]],
+      ['empty progress', { progress: {} }, [{ field: 'progress', message: 'must NOT have fewer than 1 properties' }]],
+    ])('when the lease update is %s, then 400 names only what is wrong with the body its status selects, and the lease is unchanged', async (_label, body, details) => {
       const agent = await createAgent();
       const lease = await leaseOf(agent.id);
       const res = await api().patch(leasePath(lease)).send(body);
       expect(res.status).toBe(400);
-      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details });
       expect(await readLease(lease)).toEqual({ ...lease, task: lease.task });
     });
 

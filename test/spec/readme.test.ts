@@ -190,6 +190,22 @@ describe('the README\'s curl walk, run against the real service', () => {
     expect(stdout.trimEnd().split('\n').slice(-3).map((line) => line.trim())).toEqual(shown);
   }, 90_000);
 
+  it('when the task bodies the README names in its prose are sent to a running task, then the service takes each of them', async () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const bodies = [...readme.matchAll(/`(\{"status":"(?:failed|cancelled|succeeded)"[^`]*\})`/g)].map((match) => match[1] as string);
+    expect(bodies.length).toBeGreaterThanOrEqual(2);
+    const headers = { 'X-API-Key': 'readme-walk-api-key-0123456789', 'Content-Type': 'application/json' };
+    const agent = (await (await fetch(`${base}/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'prose', type: 'type_a' }) })).json()) as { id: string };
+    for (const body of bodies) {
+      const task = (await (await fetch(`${base}/agents/${agent.id}/tasks`, { method: 'POST', headers, body: JSON.stringify({ title: 'prose' }) })).json()) as { id: string };
+      const taskUrl = `${base}/agents/${agent.id}/tasks/${task.id}`;
+      expect((await fetch(taskUrl, { method: 'PATCH', headers, body: JSON.stringify({ status: 'running' }) })).status).toBe(200);
+      expect(() => JSON.parse(body)).not.toThrow();
+      const answer = await fetch(taskUrl, { method: 'PATCH', headers, body });
+      expect({ body, status: answer.status }).toEqual({ body, status: 200 });
+    }
+  });
+
   it('when the health and metrics commands run with METRICS_TOKEN set, then readiness is ready and the scrape has request counters', async () => {
     const { stdout } = await runBash(markedBlock('metrics'));
     expect(stdout).toContain('{"status":"ready","checks":{"database":"up"}}');
