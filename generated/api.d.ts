@@ -2600,7 +2600,12 @@ export interface components {
          */
         Unauthorized: {
             headers: {
-                /** @description Always `Bearer`. */
+                /**
+                 * @description `Bearer` when no credential was sent; when one was sent and refused, RFC 6750's
+                 *     `Bearer error="invalid_token", error_description="..."`, whose description says
+                 *     whether the token expired (get a new one) or is not valid (unknown, forged, revoked, or
+                 *     its session ended). The body keeps the same detail text for both.
+                 */
                 "WWW-Authenticate"?: string;
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
@@ -2678,7 +2683,12 @@ export interface components {
         /** @description No credential, or one that failed verification. */
         ApiUnauthorized: {
             headers: {
-                /** @description Always `Bearer`. */
+                /**
+                 * @description `Bearer` when no credential was sent; when one was sent and refused, RFC 6750's
+                 *     `Bearer error="invalid_token", error_description="..."`, whose description says
+                 *     whether the token expired (get a new one) or is not valid (unknown, forged, revoked, or
+                 *     its session ended). The body keeps the same detail text for both.
+                 */
                 "WWW-Authenticate"?: string;
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;

@@ -154,6 +154,7 @@ export function buildApp({
     findApiKey: createApiKeyFinder(config.auth.apiKeys),
     agentKeys,
     isAgentToken: tokens.isAgentToken,
+    isExpired: tokens.isExpired,
     trustedOrigins: config.auth.trustedOrigins,
   };
   const defaultSecurity = (apiDocument.security ?? []) as SecurityRequirement[];

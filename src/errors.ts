@@ -125,7 +125,18 @@ export const recentSignInRequired = (withinMinutes: number) =>
   forbidden(`This account has no password: sign in with its provider again, then change the e-mail within ${withinMinutes} minutes`);
 
 export const notAuthenticated = () => new AppError('unauthorized', 'Not authenticated');
-export const invalidCredentials = () => new AppError('unauthorized', 'Could not validate credentials');
+/** Why a presented access token was refused, as RFC 6750's `error_description` says it (the body keeps the specification's detail text). */
+export type TokenRefusal = 'invalid' | 'expired' | 'malformed';
+const TOKEN_REFUSALS: Record<TokenRefusal, string> = {
+  invalid: 'The access token is not valid: unknown, revoked, or its session has ended',
+  expired: 'The access token expired: get a new one',
+  malformed: 'The Authorization header does not hold a bearer token',
+};
+/** A credential that was presented and refused: 401 with RFC 6750's `error="invalid_token"`, which a client can tell from a missing one. */
+export const invalidCredentials = (refusal: TokenRefusal = 'invalid') =>
+  new AppError('unauthorized', 'Could not validate credentials', undefined, false, {
+    'WWW-Authenticate': `Bearer error="invalid_token", error_description="${TOKEN_REFUSALS[refusal]}"`,
+  });
 export const wrongPassword = () => new AppError('unauthorized', 'Invalid email or password');
 export const invalidApiKey = () => new AppError('forbidden', 'Invalid API key');
 export const forbidden = (message: string) => new AppError('forbidden', message);

@@ -37,6 +37,8 @@ export interface TokenService {
   verifyAgent(token: string): Promise<AgentTokenClaims | undefined>;
   /** Whether the token says it is an agent's (unverified: it only picks which verification applies). */
   isAgentToken(token: string): boolean;
+  /** Whether the token was issued here (signature, algorithm, issuer, audience) and has only expired. */
+  isExpired(token: string): Promise<boolean>;
   /** Loads the keys now, so that bad key material stops the start, not the first request. */
   ready(): Promise<void>;
 }
@@ -104,6 +106,16 @@ export function createTokenService(config: AuthConfig['jwt'], clock: () => numbe
       const scopes = scope.split(' ').filter(Boolean);
       if (scopes.length === 0 || !scopes.every((name) => SCOPES.has(name))) return undefined;
       return { keyId: sub, agentId, scopes: scopes as AgentKeyScope[] };
+    },
+    async isExpired(token) {
+      const { verify } = await loadKeys();
+      try {
+        await jwtVerify(token, verify, { algorithms: [config.algorithm], issuer: config.issuer, audience: config.audience, currentDate: new Date(clock()) });
+        return false;
+      } catch (error) {
+        // jose checks the signature before the times: an expired token is one of ours.
+        return error instanceof joseErrors.JWTExpired;
+      }
     },
     isAgentToken(token) {
       try {

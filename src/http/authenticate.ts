@@ -25,6 +25,8 @@ export interface AuthenticateOptions {
   agentKeys: Pick<AgentKeySignIn, 'fromSecret' | 'fromToken'>;
   /** Whether a bearer token is an agent's (its verification is then the agent keys'). */
   isAgentToken: (token: string) => boolean;
+  /** Whether a refused token is one of ours that has only expired (asked only once it was refused). */
+  isExpired: (token: string) => Promise<boolean>;
   trustedOrigins: readonly string[];
 }
 
@@ -96,7 +98,7 @@ function queryAgentOf(req: Request, ownAgentId: string): string | undefined {
 async function identify(req: Pick<Request, 'get' | 'headers' | 'method'>, schemes: Set<string>, options: AuthenticateOptions, trusted: Set<string>): Promise<Principal> {
   const credential = credentialOf(req, options.cookieName);
   if (credential?.kind === 'bearer') return options.isAgentToken(credential.token) ? agentFromToken(credential.token, options) : userFromToken(credential.token, options);
-  if (credential?.kind === 'malformed') throw invalidCredentials();
+  if (credential?.kind === 'malformed') throw invalidCredentials('malformed');
   const apiKey = req.get('x-api-key');
   if (apiKey !== undefined && schemes.has('ApiKeyAuth')) {
     if (isAgentKeySecret(apiKey)) return (await options.agentKeys.fromSecret(apiKey)) ?? Promise.reject(invalidApiKey());
@@ -134,13 +136,18 @@ export function assertTrustedOrigin(req: Pick<Request, 'get' | 'method'>, truste
 
 /** An agent's token works while its key does: revoked or expired, it is refused as any bad token is. */
 async function agentFromToken(token: string, options: AuthenticateOptions): Promise<Principal> {
-  return (await options.agentKeys.fromToken(token)) ?? Promise.reject(invalidCredentials());
+  return (await options.agentKeys.fromToken(token)) ?? refuseToken(token, options);
 }
 
 async function userFromToken(token: string, options: AuthenticateOptions): Promise<Principal> {
   const signedIn = await options.sessions.resolve(token);
-  if (!signedIn) throw invalidCredentials();
+  if (!signedIn) return refuseToken(token, options);
   return { kind: 'user', user: signedIn.user, session: signedIn.session };
+}
+
+/** A refused token's 401 says whether it merely expired: a client then gets a new one instead of giving up. */
+async function refuseToken(token: string, options: AuthenticateOptions): Promise<never> {
+  throw invalidCredentials((await options.isExpired(token)) ? 'expired' : 'invalid');
 }
 
 const NO_ORIGIN_CHECK = new Set<string>();

@@ -8,10 +8,12 @@ const INVALID = { error: 'unauthorized', message: 'Could not validate credential
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describeEachDatabase('credentials', (get) => {
-  const expectInvalid = async (authorization: string) => {
+  /** 401 with the specification's body, and RFC 6750's `invalid_token` with the reason in the challenge. */
+  const expectInvalid = async (authorization: string, reason = /^The access token is not valid/) => {
     const res = await get().anonymous.get('/agents').set('Authorization', authorization);
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer');
+    const challenge = /^Bearer error="invalid_token", error_description="([^"]+)"$/.exec(res.headers['www-authenticate'] ?? '');
+    expect(challenge?.[1]).toMatch(reason);
     expect(res.body).toEqual(INVALID);
   };
   const claims = () => ({ sub: get().user.user.id, sid: get().user.sessionId, iss: 'agent-fleet-api', aud: 'agent-fleet-api' });
@@ -218,9 +220,16 @@ describeEachDatabase('credentials', (get) => {
       await expectInvalid(`Bearer ${header}.${base64url({ ...payload, sub: other.user.id })}.${signature}`);
     });
 
-    it('when the token has expired, then 401', async () => {
+    it('when the token has expired, then 401 whose challenge says it expired (a forged one says it is not valid)', async () => {
       const past = createTokenService(get().config.auth.jwt, () => Date.now() - 2 * 3600 * 1000);
-      await expectInvalid(`Bearer ${(await past.issue({ userId: get().user.user.id, sessionId: get().user.sessionId })).access_token}`);
+      const expired = (await past.issue({ userId: get().user.user.id, sessionId: get().user.sessionId })).access_token;
+      await expectInvalid(`Bearer ${expired}`, /^The access token expired/);
+      const forgedExpired = await new SignJWT({ ...claims(), exp: Math.floor(Date.now() / 1000) - 3600 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('y'.repeat(48)));
+      await expectInvalid(`Bearer ${forgedExpired}`);
+      const v1 = await get().anonymous.get('/api/v1/me').set('Authorization', `Bearer ${expired}`);
+      expect(v1.status).toBe(401);
+      expect(v1.headers['www-authenticate']).toBe('Bearer error="invalid_token", error_description="The access token expired: get a new one"');
+      expect(v1.body.error).toMatchObject({ code: 'UNAUTHORIZED', message: 'Could not validate credentials' });
     });
 
     it('when the token is not valid yet, then 401', async () => {
@@ -263,7 +272,7 @@ describeEachDatabase('credentials', (get) => {
       'Bearer a.b.c',
       'Bearer \u00e4bc.def.ghi',
     ])('when the Authorization header is %p, then 401 Could not validate credentials', async (header) => {
-      await expectInvalid(header);
+      await expectInvalid(header, /^(The Authorization header does not hold a bearer token|The access token is not valid)/);
     });
 
     it('when the Authorization header is invalid and a valid API key is also sent, then the header alone decides: 401', async () => {
