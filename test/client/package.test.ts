@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -53,10 +53,15 @@ function watchLines(child: ChildProcess): { lines: string[]; next(matches: (line
   };
 }
 
-/** The README's TypeScript examples, each as a module of its own. */
+/** Every Markdown file a reader of the repository meets: the client's README first, then the README and docs/. */
+const MARKDOWN = ['src/client/README.md', 'README.md', ...readdirSync(path.join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+
+/** The TypeScript examples of every README and doc, each as a module of its own. */
 function readmeExamples(): string[] {
-  const readme = readFileSync(path.join(root, 'src/client/README.md'), 'utf8');
-  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => `${match[1]}\nexport {};\n`);
+  return MARKDOWN.flatMap((file) => {
+    const text = readFileSync(path.join(root, file), 'utf8');
+    return [...text.matchAll(/```(?:ts|typescript|tsx)\n([\s\S]*?)```/g)].map((match) => `${match[1]}\nexport {};\n`);
+  });
 }
 
 /** The compiled file of the first README example that `matches`. */
@@ -144,6 +149,10 @@ describe('the client package, installed from its tarball into a project of its o
     expect(readmeExamples().length).toBeGreaterThanOrEqual(8);
     expect(compiled.cjs).toBe('');
     expect((await typeCheck(consumer, 'tsconfig.bundler.json')).output).toBe('');
+  });
+
+  it('when every TypeScript example of every README and doc is compiled with plain `tsc --strict` (as a user\'s project has it), then each compiles', async () => {
+    expect((await typeCheck(consumer, 'tsconfig.strict.json')).output).toBe('');
   });
 
   it('when a wrong path, method, body field, enum value, query parameter, field name or error code is written, then it does not compile', async () => {
