@@ -1200,7 +1200,40 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    fleetEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One event, delivered to a webhook endpoint
+         * @description What the service sends to each enabled endpoint (`POST /api/v1/webhooks`) for every event
+         *     it may receive: the event as `GET /api/v1/events` shows it, signed as the Standard
+         *     Webhooks specification says. Verify before trusting: compute the HMAC-SHA256 of
+         *     `{webhook-id}.{webhook-timestamp}.{raw body}` keyed by the secret's bytes (base64 after
+         *     `whsec_`), compare it in constant time with each `v1,` signature of `webhook-signature`,
+         *     and refuse a timestamp more than a few minutes off (any Standard Webhooks library does
+         *     all of it). The same event keeps its `webhook-id` on every retry: use it to drop
+         *     duplicates, since delivery is at least once.
+         *
+         *     Answer any 2xx within 10 seconds to acknowledge. Anything else (another status, a
+         *     redirect, which is not followed, a timeout, a refused connection) is tried again after 5
+         *     s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery is marked failed; each
+         *     attempt shows in `GET /api/v1/webhooks/{webhook_id}/deliveries`.
+         */
+        post: operations["receiveFleetEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -1671,8 +1704,11 @@ export interface components {
         };
         /** @description RFC 6749 section 4.3.2. Unknown parameters are ignored, as the RFC requires. */
         TokenRequest: {
-            /** @description `password` (with `username` and `password`), `refresh_token` (with `refresh_token`) or `client_credentials` (an agent key: `client_id` and `client_secret`, or HTTP Basic). */
-            grant_type: string;
+            /**
+             * @description `password` (with `username` and `password`), `refresh_token` (with `refresh_token`) or `client_credentials` (an agent key: `client_id` and `client_secret`, or HTTP Basic). Any other value is 400 `unsupported_grant_type`.
+             * @enum {string}
+             */
+            grant_type: "password" | "refresh_token" | "client_credentials";
             /** @description A refresh token from an earlier answer of this endpoint (grant_type `refresh_token`). */
             refresh_token?: string;
             /** @description The user's e-mail. */
@@ -2388,6 +2424,8 @@ export interface components {
         /** @description `If-Match` named a version that is no longer current. */
         PreconditionFailed: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2401,6 +2439,8 @@ export interface components {
         /** @description No such resource (or not yours). */
         ApiNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2416,6 +2456,8 @@ export interface components {
         /** @description `If-Match` named a version that is no longer current (`PRECONDITION_FAILED`). */
         ApiPreconditionFailed: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2431,6 +2473,8 @@ export interface components {
         /** @description Malformed JSON, or a value the handler rejected (`validation_error`). */
         BadRequest: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2458,6 +2502,8 @@ export interface components {
          */
         UnprocessableEntity: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2483,6 +2529,8 @@ export interface components {
         /** @description No such agent. */
         AgentNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2500,6 +2548,8 @@ export interface components {
         /** @description No such agent, or no such task under this agent. */
         AgentOrTaskNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2517,6 +2567,8 @@ export interface components {
         /** @description The requested change is not allowed in the resource's current state. */
         StateConflict: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2542,6 +2594,8 @@ export interface components {
          */
         StateConflictOrQuota: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2552,6 +2606,8 @@ export interface components {
         /** @description The request body is larger than the configured limit (`MAX_BODY_BYTES`). */
         PayloadTooLarge: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2565,6 +2621,8 @@ export interface components {
         /** @description The request body is not `application/json`. */
         UnsupportedMediaType: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2578,6 +2636,8 @@ export interface components {
         /** @description An unexpected fault. Nothing internal is disclosed; the request id finds the log line. */
         InternalError: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2600,6 +2660,8 @@ export interface components {
          */
         Unauthorized: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 /**
                  * @description `Bearer` when no credential was sent; when one was sent and refused, RFC 6750's
                  *     `Bearer error="invalid_token", error_description="..."`, whose description says
@@ -2631,6 +2693,8 @@ export interface components {
          */
         Forbidden: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2651,6 +2715,8 @@ export interface components {
         /** @description The request breaks the schema or a rule; `details` lists `{field, message}`. */
         ApiValidationError: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2683,6 +2749,8 @@ export interface components {
         /** @description No credential, or one that failed verification. */
         ApiUnauthorized: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 /**
                  * @description `Bearer` when no credential was sent; when one was sent and refused, RFC 6750's
                  *     `Bearer error="invalid_token", error_description="..."`, whose description says
@@ -2705,6 +2773,8 @@ export interface components {
         /** @description The credential is valid but may not do this. */
         ApiForbidden: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2720,6 +2790,8 @@ export interface components {
         /** @description A duplicate (an e-mail already in use) or a state conflict. */
         ApiConflict: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2735,6 +2807,8 @@ export interface components {
          */
         ApiConflictOrQuota: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2766,6 +2840,8 @@ export interface components {
          */
         ApiLeaseConflict: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2793,6 +2869,8 @@ export interface components {
          */
         ApiEventsExpired: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2820,6 +2898,8 @@ export interface components {
          */
         ApiIdempotencyKeyReused: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2833,6 +2913,8 @@ export interface components {
          */
         ApiIdempotencyKeyInUse: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
@@ -2848,6 +2930,8 @@ export interface components {
          */
         ApiConflictOrKeyInUse: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 /** @description Seconds to wait before sending the request again (with `IDEMPOTENCY_KEY_IN_USE` only). */
                 "Retry-After"?: number;
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2865,6 +2949,8 @@ export interface components {
          */
         ApiQuotaOrKeyInUse: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 /** @description Seconds to wait before sending the request again (with `IDEMPOTENCY_KEY_IN_USE` only). */
                 "Retry-After"?: number;
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2882,6 +2968,8 @@ export interface components {
          */
         ApiConflictQuotaOrKeyInUse: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 /** @description Seconds to wait before sending the request again (with `IDEMPOTENCY_KEY_IN_USE` only). */
                 "Retry-After"?: number;
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2899,6 +2987,8 @@ export interface components {
          */
         UnprocessableOrKeyReused: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2914,6 +3004,8 @@ export interface components {
          */
         QuotaOrKeyInUse: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 /** @description Seconds to wait before sending the request again (with `IDEMPOTENCY_KEY_IN_USE` only). */
                 "Retry-After"?: number;
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2932,6 +3024,8 @@ export interface components {
          */
         StateConflictQuotaOrKeyInUse: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 /** @description Seconds to wait before sending the request again (with `IDEMPOTENCY_KEY_IN_USE` only). */
                 "Retry-After"?: number;
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2944,6 +3038,8 @@ export interface components {
         /** @description The body is larger than `MAX_BODY_BYTES`. */
         ApiPayloadTooLarge: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2959,6 +3055,8 @@ export interface components {
         /** @description The body is not `application/json`. */
         ApiUnsupportedMediaType: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -2974,6 +3072,8 @@ export interface components {
         /** @description An unexpected fault; the message is always `Internal Server Error`. */
         ApiInternalError: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -3070,6 +3170,8 @@ export interface components {
          */
         NotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };
@@ -3313,6 +3415,8 @@ export interface components {
         /** @description A dependency (the database) is unavailable (`service_unavailable`); retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
@@ -3333,6 +3437,8 @@ export interface components {
         /** @description A dependency (the database) is unavailable (`SERVICE_UNAVAILABLE`); retry after `Retry-After` seconds. */
         ApiServiceUnavailable: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
@@ -3352,6 +3458,8 @@ export interface components {
          */
         TokenError: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 /** @description Always `no-store`. */
                 "Cache-Control"?: string;
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -4183,6 +4291,8 @@ export interface operations {
                     /** @description Always `no-store`. */
                     "Cache-Control"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4203,6 +4313,8 @@ export interface operations {
                     /** @description Always `no-store`. */
                     "Cache-Control"?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6792,6 +6904,44 @@ export interface operations {
             };
             417: components["responses"]["ExpectationFailed"];
             431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    receiveFleetEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every attempt of its delivery. */
+                "webhook-id": components["schemas"]["EventId"];
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the endpoint's secret. */
+                "webhook-signature": string;
+                /** @description The sender, `agent-fleet-webhooks/<version>`. */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description The event was received; any 2xx acknowledges it, and its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received; the delivery is tried again later, as above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

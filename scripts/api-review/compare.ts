@@ -364,6 +364,28 @@ export function withoutAnswersToNewParameters(base: OpenApiDocument, revision: O
   return view as OpenApiDocument;
 }
 
+/** The extension that marks an enum the service enforced before it was declared (every other value was already refused). */
+const ALREADY_ENFORCED = 'x-enum-already-enforced';
+
+/**
+ * An enum declared where the base had none narrows what clients may send, and is rated breaking;
+ * but when the service already refused every other value (`x-enum-already-enforced`, a `grant_type`
+ * beyond the three `/token` serves), no request that ever succeeded is refused now. The revision is
+ * rated without such an enum wherever the base, at the same place, declared none; once the base has
+ * it, every change to it is rated as usual.
+ */
+export function withoutEnumsAlreadyEnforced(base: OpenApiDocument, revision: OpenApiDocument): OpenApiDocument {
+  const view = structuredClone(revision) as Node;
+  const visit = (node: unknown, baseNode: unknown): void => {
+    if (Array.isArray(node)) return node.forEach((item, index) => visit(item, Array.isArray(baseNode) ? baseNode[index] : undefined));
+    if (!isNode(node)) return;
+    if (node[ALREADY_ENFORCED] === true && Array.isArray(node.enum) && isNode(baseNode) && baseNode.enum === undefined) delete node.enum;
+    for (const [key, child] of Object.entries(node)) visit(child, isNode(baseNode) ? baseNode[key] : undefined);
+  };
+  visit(view, base);
+  return view as OpenApiDocument;
+}
+
 const normalized = new WeakMap<OpenApiDocument, Map<boolean, Promise<OpenApiDocument>>>();
 
 /** The base of a review is compared again and again (the tests plant many changes in one api.yaml). */
@@ -379,7 +401,7 @@ export async function compareSpecs(base: SpecSource, revision: SpecSource): Prom
   const pass = async (withDocumentation: boolean) => {
     const [normalBase, normalRevision] = await Promise.all([normalizeOnce(base.document, withDocumentation), normalizeOnce(revision.document, withDocumentation)]);
     // info.version itself is what the gate checks, not a change to report.
-    const asBaseClientsSeeIt = withoutAnswersToNewParameters(normalBase, normalRevision);
+    const asBaseClientsSeeIt = withoutEnumsAlreadyEnforced(normalBase, withoutAnswersToNewParameters(normalBase, normalRevision));
     const sameVersion = { ...asBaseClientsSeeIt, info: { ...normalRevision.info, version: base.version } };
     return { normalBase, normalRevision, report: await runRedoclyDiff(normalBase, sameVersion) };
   };

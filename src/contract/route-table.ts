@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { operations } from '../../generated/api';
+import type { operations, webhooks } from '../../generated/api';
 import { methodNotAllowed, routeNotFound, schemaViolation } from '../errors';
 import { loadApiDocument, type ApiDocument } from './openapi';
 
@@ -17,7 +17,13 @@ export function surfaceOfPath(path: string): Surface {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-export type OperationId = keyof operations;
+/** The operations of api.yaml's `webhooks` section: requests the service sends, not answers. */
+type WebhookOperationId = 'receiveFleetEvent';
+/** Fails to compile when the name above is not the operation of every webhook api.yaml declares. */
+const webhooksNamed: [webhooks[keyof webhooks]['post']] extends [operations[WebhookOperationId]] ? ([operations[WebhookOperationId]] extends [webhooks[keyof webhooks]['post']] ? true : false) : false = true;
+void webhooksNamed;
+/** The operations the service answers: those of api.yaml's paths. */
+export type OperationId = Exclude<keyof operations, WebhookOperationId>;
 
 export interface OperationObject {
   operationId?: string;

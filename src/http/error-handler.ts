@@ -89,14 +89,19 @@ export function toProblem(err: unknown): Problem {
 
 function fromValidatorError(err: ValidatorError): Problem {
   switch (err.status) {
-    case 400:
+    case 400: {
+      const errors = err.errors ?? [];
+      // RFC 6749 section 5.2: a grant type the token endpoint does not serve has a code of its own.
+      const unsupportedGrant = errors.some((item) => item.path === '/body/grant_type' && (item as { errorCode?: string }).errorCode === 'enum.openapi.validation');
       return {
         status: 400,
         code: 'validation_error',
         message: 'Request validation failed',
-        fields: (err.errors ?? []).map(toFieldProblem),
+        fields: errors.map(toFieldProblem),
         schemaViolation: true,
+        ...(unsupportedGrant ? { oauthError: 'unsupported_grant_type' as const } : {}),
       };
+    }
     case 404:
       return NOT_FOUND;
     case 405:

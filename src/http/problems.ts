@@ -97,5 +97,8 @@ function renderOAuth(problem: Problem): { status: number; body: OAuthErrorBody }
     problem.oauthError ??
     (problem.status === 429 || problem.status === 503 ? 'temporarily_unavailable' : problem.status >= 500 ? 'server_error' : 'invalid_request');
   const internal = problem.status >= 500 && problem.status !== 503;
-  return { status: problem.status, body: { error, error_description: internal ? 'An unexpected error occurred' : problem.message } };
+  // The token endpoint's body has no room for a list: the fields are said in its description.
+  const fields = listed(problem);
+  const description = fields ? `${fields.message} (${fields.fields.map(({ field, message }) => `${field}: ${message}`).join('; ')})` : problem.message;
+  return { status: problem.status, body: { error, error_description: internal ? 'An unexpected error occurred' : description } };
 }

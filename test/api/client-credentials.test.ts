@@ -197,10 +197,16 @@ describeEachDatabase('client_credentials grant of agent keys', (get) => {
     expect(logs).not.toContain(granted.body.access_token.split('.')[2]);
   });
 
-  it('when another grant type is asked for, then 400 unsupported_grant_type names the three supported', async () => {
+  it('when another grant type is asked for, then 400 unsupported_grant_type names the three supported; a missing one is invalid_request', async () => {
     const res = await get().anonymous.post('/token').type('form').send({ grant_type: 'authorization_code', code: 'x' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'unsupported_grant_type', error_description: 'Only grant_type=password, refresh_token and client_credentials are supported' });
+    expect(res.body).toEqual({
+      error: 'unsupported_grant_type',
+      error_description: 'Request validation failed (grant_type: must be equal to one of the allowed values: password, refresh_token, client_credentials)',
+    });
+    const missing = await get().anonymous.post('/token').type('form').send({ username: 'someone' });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: 'invalid_request', error_description: "Request validation failed (grant_type: must have required property 'grant_type')" });
   });
 });
 

@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
+import { loadApiDocument } from '../../src/contract/openapi';
 import type { Config } from '../../src/config/config';
 import { connectDatabase } from '../../src/data/database';
 import type { WebhookEngine } from '../../src/process/webhook-engine';
@@ -64,6 +67,31 @@ describeEachDatabase(
         await engine.poke();
         return check();
       }, timeoutMs);
+
+    it('when an event is delivered, then the request is what api.yaml\'s webhooks section declares: every declared header as its schema says, the body an Event', async () => {
+      const document = loadApiDocument() as unknown as { webhooks: Record<string, { post: { parameters: Array<{ name: string; in: string; required: boolean; schema: object }>; requestBody: { content: Record<string, { schema: object }> } } }>; components: object };
+      const declared = document.webhooks['fleetEvent']?.post;
+      if (!declared) throw new Error('api.yaml declares no fleetEvent webhook');
+      const ajv = new Ajv2020({ allErrors: true, strict: false });
+      addFormats(ajv);
+      ajv.addSchema({ $id: 'doc', components: document.components });
+      const withDocument = (schema: object) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as object;
+      const webhook = await create(owner, { url: receiver.url });
+      const eventId = await insertEvent(get().database.db, { type: 'task.created', agent_id: randomUUID(), owner_id: owner.user.id, task_id: randomUUID(), data: { status: 'queued', title: 'declared' } });
+      await deliverUntil(async () => expect(receiver.received).toHaveLength(1));
+      const { headers, body } = receiver.received[0] as { headers: Record<string, string | string[] | undefined>; body: string };
+      for (const parameter of declared.parameters.filter((item) => item.in === 'header')) {
+        const value = headers[parameter.name.toLowerCase()];
+        if (parameter.required) expect({ header: parameter.name, present: typeof value === 'string' }).toEqual({ header: parameter.name, present: true });
+        const valid = ajv.compile(withDocument(parameter.schema));
+        expect({ header: parameter.name, valid: valid(value), errors: valid.errors ?? null }).toEqual({ header: parameter.name, valid: true, errors: null });
+      }
+      expect(Object.keys(declared.requestBody.content)).toEqual([headers['content-type']]);
+      const validBody = ajv.compile(withDocument(declared.requestBody.content['application/json']!.schema));
+      expect({ valid: validBody(JSON.parse(body)), errors: validBody.errors ?? null }).toEqual({ valid: true, errors: null });
+      expect(headers['webhook-id']).toBe(eventId);
+      expect(new Webhook(webhook.secret).verify(body, headers as Record<string, string>)).toMatchObject({ id: eventId });
+    });
 
     it('when the endpoint fails (500) and then succeeds, then it gets the same webhook-id twice, signed as openssl and the Standard Webhooks verifier agree, and the log shows both attempts', async () => {
       const webhook = await create(owner, { url: receiver.url });

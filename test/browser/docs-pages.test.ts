@@ -206,7 +206,7 @@ describeInBrowser('the interactive API pages in Chromium', () => {
     await page.goto(`${origin}/docs`);
 
     await page.getByRole('button', { name: 'Authorize' }).click();
-    const oauth = page.locator('.auth-container').filter({ has: page.getByRole('heading', { name: /OAuth2Password/ }) });
+    const oauth = page.locator('.auth-container').filter({ has: page.getByRole('heading', { name: /OAuth2Password \(OAuth2, password\)/ }) });
     await oauth.getByLabel('username:').fill(signedUp.user.email);
     await oauth.getByLabel('password:').fill(signedUp.password);
     const [tokenResponse] = await Promise.all([

@@ -243,6 +243,34 @@ describe('when a create gains an optional parameter with answers of its own', ()
   });
 });
 
+describe('when a request field gains an enum', () => {
+  /** `/token`'s grant_type as it was before its enum was declared: any string. */
+  const before = planted((d) => {
+    const grantType = d.components.schemas.TokenRequest.properties.grant_type;
+    delete grantType.enum;
+    delete grantType['x-enum-already-enforced'];
+  });
+
+  test('when it is marked as enforced already (every other value was refused before), then no client of the base is broken', async () => {
+    const comparison = await compareSpecs(before, base);
+    expect(breaking(comparison)).toEqual([]);
+  });
+
+  test('when it is not marked, then the narrowed request is breaking', async () => {
+    const unmarked = planted((d) => delete d.components.schemas.TokenRequest.properties.grant_type['x-enum-already-enforced']);
+    const comparison = await compareSpecs(before, unmarked);
+    expect(breaking(comparison)).toEqual(matching({ operation: 'POST /token', rules: ['enum-values-removed'] }));
+  });
+
+  test('when the base had the enum and a value is dropped, then the mark does not hide it: breaking', async () => {
+    const narrowed = planted((d) => {
+      d.components.schemas.TokenRequest.properties.grant_type.enum = ['password', 'refresh_token'];
+    });
+    const comparison = await compareSpecs(base, narrowed);
+    expect(breaking(comparison)).toEqual(matching({ operation: 'POST /token', rules: ['enum-values-removed'] }));
+  });
+});
+
 /** Every operation that answers a task, whole or embedded: both surfaces read the one task entity. */
 const TASK_READERS = [
   'GET /agents/{agent_id}/tasks',

@@ -53,3 +53,26 @@ describe('the API document', () => {
     expect((loadApiDocument().info as Record<string, unknown>).title).toBe('agent fleet API');
   });
 });
+
+describe('what the document declares of what the service serves beyond its paths', () => {
+  const document = loadApiDocument() as unknown as {
+    webhooks?: Record<string, { post?: { parameters?: Array<{ name: string; in: string; required?: boolean }>; requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } } }>;
+    components: { securitySchemes: Record<string, { type: string; flows?: Record<string, { tokenUrl?: string; refreshUrl?: string; scopes?: Record<string, string> }> }>; schemas: Record<string, { properties?: Record<string, { enum?: string[] }> }> };
+  };
+
+  it('when the webhooks section is read, then it declares the delivery: an Event body and the Standard Webhooks headers, each required', () => {
+    const delivery = document.webhooks?.['fleetEvent']?.post;
+    expect(delivery?.requestBody?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Event' });
+    const headers = (delivery?.parameters ?? []).filter((parameter) => parameter.in === 'header');
+    expect(headers.filter((parameter) => parameter.required).map((parameter) => parameter.name)).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']));
+  });
+
+  it('when the token endpoint\'s scheme is read, then it declares every grant /token serves: the password with its refresh, and client credentials with the agent key scopes', async () => {
+    const { AGENT_KEY_SCOPES } = await import('../../src/domain/agent-keys');
+    const flows = document.components.securitySchemes['OAuth2Password']?.flows;
+    expect(flows?.['password']).toMatchObject({ tokenUrl: '/token', refreshUrl: '/token' });
+    expect(flows?.['clientCredentials']?.tokenUrl).toBe('/token');
+    expect(Object.keys(flows?.['clientCredentials']?.scopes ?? {}).sort()).toEqual([...AGENT_KEY_SCOPES].sort());
+    expect(document.components.schemas['TokenRequest']?.properties?.['grant_type']?.enum).toEqual(['password', 'refresh_token', 'client_credentials']);
+  });
+});

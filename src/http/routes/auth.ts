@@ -61,7 +61,7 @@ export function authHandlers({ sessions, passwords, agentKeys, cookieName, trust
       res.json(await agentKeys.grant(id, secret, clientKeyOf(req)));
       return;
     }
-    if (grantType !== 'password') throw new OAuthError('unsupported_grant_type', 'Only grant_type=password, refresh_token and client_credentials are supported');
+    // api.yaml's enum leaves only the password grant (any other grant type is 400 unsupported_grant_type before this).
     if (!username || !password) throw new OAuthError('invalid_request', 'username and password are required');
     const user = await signInWithPassword(req, username, password).catch((error: unknown) => {
       throw error instanceof AppError && error.code === 'unauthorized' ? new OAuthError('invalid_grant', 'Invalid username or password') : error;
