@@ -53,7 +53,8 @@ function resolveSchema(schema: unknown, document: Record<string, unknown>): unkn
   }
   const resolved = Object.fromEntries(
     Object.entries(schema)
-      .filter(([key]) => key !== 'description' && key !== 'example')
+      // Words for people, and extensions (`x-pattern-message`) that speak to this service's tools, not to a validator.
+      .filter(([key]) => key !== 'description' && key !== 'example' && !key.startsWith('x-'))
       .map(([key, value]) => [key, resolveSchema(value, document)]),
   );
   return flattenComposition(resolved);
