@@ -2213,7 +2213,9 @@ export interface components {
             };
         };
         /**
-         * @description An event's id, as decimal digits. Ids increase in the order events are committed; compare them as numbers, or treat them as opaque.
+         * @description An event's id, as decimal digits (at most 15: every id fits a JavaScript number and both
+         *     databases' integers exactly). Ids increase in the order events are committed; compare them
+         *     as numbers, or treat them as opaque.
          * @example 42
          */
         EventId: string;

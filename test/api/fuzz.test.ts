@@ -103,6 +103,49 @@ describe('the contract oracle', () => {
 });
 
 describeEachDatabase(
+  'cases the fuzzer found, kept',
+  (get) => {
+    let contract: Contract;
+    let baseUrl: string;
+    beforeAll(async () => {
+      contract = await loadContract();
+      baseUrl = await get().listen();
+    });
+    const send = async (target: string, headers: Record<string, string>): Promise<ObservedResponse> => {
+      const res = await fetch(`${baseUrl}${target}`, { headers: { authorization: `Bearer ${get().user.token}`, ...headers }, signal: AbortSignal.timeout(5000) });
+      const body = headers['accept'] === 'text/event-stream' && res.status === 200 ? Buffer.alloc(0) : Buffer.from(await res.arrayBuffer());
+      if (body.length === 0) await res.body?.cancel();
+      const seen: Record<string, string> = {};
+      res.headers.forEach((value, name) => (seen[name] = value));
+      return { method: 'GET', target, status: res.status, headers: seen, body };
+    };
+
+    it.each([
+      ['an event cursor beyond a bigint (after)', '/api/v1/events?after=9610623928206074815', {}],
+      ['an event cursor beyond a bigint (Last-Event-ID)', '/api/v1/events', { 'last-event-id': '9610623928206074815' }],
+      ['an event cursor of 16 digits', '/api/v1/events?after=1234567890123456', {}],
+      ['an event cursor beyond a bigint on a stream', '/api/v1/events', { 'last-event-id': '99999999999999999999', accept: 'text/event-stream' }],
+    ])('when the request carries %s, then 400 names it, in the declared shape, never a 5xx', async (_what, target, headers) => {
+      const res = await send(target, headers);
+      expect(res.status).toBe(400);
+      expect(contract.check(res)).toMatchObject({ ok: true });
+      expect(JSON.parse(res.body.toString()).error.details).toEqual([{ field: expect.stringMatching(/^(after|last-event-id)$/), message: 'must be an event id: 1 to 15 decimal digits' }]);
+    });
+
+    it('when the cursor is the largest id the contract allows, then the read and the stream answer 200, with nothing after it', async () => {
+      const page = await send('/api/v1/events?after=999999999999999', {});
+      expect(page.status).toBe(200);
+      expect(contract.check(page)).toMatchObject({ ok: true });
+      expect(JSON.parse(page.body.toString()).data).toEqual([]);
+      const stream = await send('/api/v1/events', { 'last-event-id': '999999999999999', accept: 'text/event-stream' });
+      expect(stream.status).toBe(200);
+      expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+    });
+  },
+  { logLevel: 'error' },
+);
+
+describeEachDatabase(
   'seeded contract fuzzing',
   (get, kind) => {
     it(`when ${REQUESTS} generated requests (seed ${SEED}) hit every operation, then each answer is one api.yaml declares and none is 5xx`, async () => {

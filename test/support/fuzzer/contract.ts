@@ -90,9 +90,11 @@ function formatErrors(errors: ErrorObject[] | null | undefined): string[] {
 
 export interface ContractOptions {
   /**
-   * Response headers api.yaml declares without `required` that this target always sends where they
-   * are declared: `RateLimit` and `RateLimit-Policy` when the rate limiter counts in process (they
-   * are missing only while a Redis counter store is unreachable).
+   * Response headers api.yaml declares without `required` that this target always sends on the
+   * successes, redirects and 429s that declare them: `RateLimit` and `RateLimit-Policy` when the
+   * rate limiter counts in process (they are missing only while a Redis counter store is
+   * unreachable). An error answer declares them too, but may come before anything was counted (Node's
+   * parser, a path that cannot be decoded): there they are optional, as declared.
    */
   alwaysSent?: readonly string[];
 }
@@ -170,7 +172,7 @@ export async function loadContract(source: string | ApiDocument = API_DOCUMENT_P
   /** Every header the response declares `required` (or the target always sends) must be there. */
   const missingHeaders = (res: ObservedResponse, declared: ResponseObject): string[] =>
     Object.entries(declared.headers ?? {})
-      .filter(([name, header]) => (header.required === true || alwaysSent.has(name.toLowerCase())) && res.headers[name.toLowerCase()] === undefined)
+      .filter(([name, header]) => (header.required === true || (alwaysSent.has(name.toLowerCase()) && (res.status < 400 || res.status === 429))) && res.headers[name.toLowerCase()] === undefined)
       .map(([name]) => name);
 
   /** The headers and the body against one declared response. */
