@@ -1254,7 +1254,9 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description An agent (the specification's `AgentResponse`), in full; its fields are `AgentEntity`'s. */
-        Agent: WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at">;
+        Agent: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at">;
         /** @description What `include=` adds to an agent on the conventions surface. */
         AgentIncludes: {
             /** @description With `include=tasks`, the agent's 10 newest tasks, newest first. */
@@ -1278,12 +1280,16 @@ export interface components {
          * @description An agent on the conventions surface, in full: every field of `AgentEntity`, and `tasks` with
          *     `include=tasks` (`task_counts` with `include=task_counts`). What `fields` answers is an `AgentFieldset`.
          */
-        AgentResource: WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at"> & components["schemas"]["AgentIncludes"];
+        AgentResource: {
+            id: components["schemas"]["Id"];
+        } & (WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at"> & components["schemas"]["AgentIncludes"]);
         /**
          * @description What `fields=` answers for an agent (sparse fieldset): `id` always, the fields named, and `tasks` with `include=tasks` (`task_counts` with `include=task_counts`). Any field not named is
          *     absent; a request without `fields` gets the full `AgentResource`.
          */
-        AgentFieldset: WithRequired<components["schemas"]["AgentEntity"], "id"> & components["schemas"]["AgentIncludes"];
+        AgentFieldset: {
+            id: components["schemas"]["Id"];
+        } & (WithRequired<components["schemas"]["AgentEntity"], "id"> & components["schemas"]["AgentIncludes"]);
         /**
          * @description The task: the one definition of each field a task has. By itself it requires no field and
          *     refuses none; each representation (`Task`, `TaskResource`, `TaskFieldset`, `TaskSummary`)
@@ -1317,7 +1323,9 @@ export interface components {
             lease_id?: components["schemas"]["NullableId"];
         };
         /** @description A task, in full; its fields are `TaskEntity`'s. */
-        Task: WithRequired<components["schemas"]["TaskEntity"], "id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at" | "attempts" | "max_attempts" | "available_at" | "progress" | "lease_id">;
+        Task: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["TaskEntity"], "id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at" | "attempts" | "max_attempts" | "available_at" | "progress" | "lease_id">;
         /**
          * @description A task on the conventions surface, in full: the same as `Task`. What `fields` answers is a
          *     `TaskFieldset`.
@@ -1327,18 +1335,26 @@ export interface components {
          * @description What `fields=` answers for a task (sparse fieldset): `id` always and the fields named. Any field not named is
          *     absent; a request without `fields` gets the full `TaskResource`.
          */
-        TaskFieldset: WithRequired<components["schemas"]["TaskEntity"], "id">;
+        TaskFieldset: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["TaskEntity"], "id">;
         /**
          * @description A task as `include=tasks` embeds it: its state, without the description, input, result
          *     or error that can make a task large (read the task itself for those), nor the `agent_id`
          *     of the agent it is embedded in.
          */
         TaskSummary: {
-            agent_id?: never;
-            description?: never;
-            input?: never;
-            result?: never;
-            error?: never;
+            id: components["schemas"]["Id"];
+            /** @description Never present: a TaskSummary leaves `agent_id` out. */
+            agent_id?: unknown;
+            /** @description Never present: a TaskSummary leaves `description` out. */
+            description?: unknown;
+            /** @description Never present: a TaskSummary leaves `input` out. */
+            input?: unknown;
+            /** @description Never present: a TaskSummary leaves `result` out. */
+            result?: unknown;
+            /** @description Never present: a TaskSummary leaves `error` out. */
+            error?: unknown;
         } & WithRequired<components["schemas"]["TaskEntity"], "id" | "title" | "status" | "priority" | "created_at" | "updated_at" | "started_at" | "finished_at">;
         /**
          * @description The user: the one definition of each field a user has (never the password or its hash).
@@ -1356,7 +1372,9 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A user, in full; its fields are `UserEntity`'s. */
-        User: WithRequired<components["schemas"]["UserEntity"], "id" | "name" | "email" | "age" | "role" | "created_at" | "updated_at">;
+        User: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["UserEntity"], "id" | "name" | "email" | "age" | "role" | "created_at" | "updated_at">;
         /** @description What `include=` adds to a user. */
         UserIncludes: {
             /** @description With `include=posts`, the user's 10 newest posts, newest first. */
@@ -1366,12 +1384,16 @@ export interface components {
          * @description A user on the conventions surface, in full: every field of `UserEntity`, and `posts` with
          *     `include=posts`. What `fields` answers is a `UserFieldset`.
          */
-        UserResource: WithRequired<components["schemas"]["UserEntity"], "id" | "name" | "email" | "age" | "role" | "created_at" | "updated_at"> & components["schemas"]["UserIncludes"];
+        UserResource: {
+            id: components["schemas"]["Id"];
+        } & (WithRequired<components["schemas"]["UserEntity"], "id" | "name" | "email" | "age" | "role" | "created_at" | "updated_at"> & components["schemas"]["UserIncludes"]);
         /**
          * @description What `fields=` answers for a user (sparse fieldset): `id` always, the fields named, and `posts` with `include=posts`. Any field not named is
          *     absent; a request without `fields` gets the full `UserResource`.
          */
-        UserFieldset: WithRequired<components["schemas"]["UserEntity"], "id"> & components["schemas"]["UserIncludes"];
+        UserFieldset: {
+            id: components["schemas"]["Id"];
+        } & (WithRequired<components["schemas"]["UserEntity"], "id"> & components["schemas"]["UserIncludes"]);
         /**
          * @description The post: the one definition of each field a post has. By itself it requires no field and
          *     refuses none; each representation (`Post`, `PostResource`, `PostFieldset`, `PostSummary`)
@@ -1388,7 +1410,9 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
         };
         /** @description A post, in full; its fields are `PostEntity`'s. */
-        Post: WithRequired<components["schemas"]["PostEntity"], "id" | "user_id" | "title" | "body" | "created_at" | "updated_at">;
+        Post: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["PostEntity"], "id" | "user_id" | "title" | "body" | "created_at" | "updated_at">;
         /**
          * @description A post on the conventions surface, in full: the same as `Post`. What `fields` answers is a
          *     `PostFieldset`.
@@ -1398,11 +1422,16 @@ export interface components {
          * @description What `fields=` answers for a post (sparse fieldset): `id` always and the fields named. Any field not named is
          *     absent; a request without `fields` gets the full `PostResource`.
          */
-        PostFieldset: WithRequired<components["schemas"]["PostEntity"], "id">;
+        PostFieldset: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["PostEntity"], "id">;
         /** @description A post as `include=posts` embeds it, without its body (list the user's posts for that) nor the `user_id` of the user it is embedded in. */
         PostSummary: {
-            user_id?: never;
-            body?: never;
+            id: components["schemas"]["Id"];
+            /** @description Never present: a PostSummary leaves `user_id` out. */
+            user_id?: unknown;
+            /** @description Never present: a PostSummary leaves `body` out. */
+            body?: unknown;
         } & WithRequired<components["schemas"]["PostEntity"], "id" | "title" | "created_at" | "updated_at">;
         AgentItem: {
             /** @description The agent: in full, or only the `fields` asked for. */
@@ -1607,41 +1636,6 @@ export interface components {
             ne?: "user" | "admin";
             /** @description One of these comma-separated values. */
             in?: string;
-        };
-        /** @description Filters as `filter[field][op]=value`; `in` takes a comma-separated list. */
-        AgentFilter: {
-            name?: components["schemas"]["StringFilter"];
-            type?: components["schemas"]["AgentTypeFilter"];
-            status?: components["schemas"]["AgentStatusFilter"];
-            created_at?: components["schemas"]["TimeFilter"];
-            updated_at?: components["schemas"]["TimeFilter"];
-        };
-        /** @description Filters as `filter[field][op]=value`; `in` takes a comma-separated list. */
-        TaskFilter: {
-            title?: components["schemas"]["StringFilter"];
-            status?: components["schemas"]["TaskStatusFilter"];
-            priority?: components["schemas"]["IntegerFilter"];
-            created_at?: components["schemas"]["TimeFilter"];
-            updated_at?: components["schemas"]["TimeFilter"];
-            started_at?: components["schemas"]["TimeFilter"];
-            finished_at?: components["schemas"]["TimeFilter"];
-            attempts?: components["schemas"]["IntegerFilter"];
-            max_attempts?: components["schemas"]["IntegerFilter"];
-            available_at?: components["schemas"]["TimeFilter"];
-        };
-        /** @description Filters as `filter[field][op]=value`; `in` takes a comma-separated list. */
-        UserFilter: {
-            name?: components["schemas"]["StringFilter"];
-            email?: components["schemas"]["StringFilter"];
-            age?: components["schemas"]["IntegerFilter"];
-            role?: components["schemas"]["UserRoleFilter"];
-            created_at?: components["schemas"]["TimeFilter"];
-        };
-        /** @description Filters as `filter[field][op]=value`; `in` takes a comma-separated list. */
-        PostFilter: {
-            title?: components["schemas"]["StringFilter"];
-            created_at?: components["schemas"]["TimeFilter"];
-            updated_at?: components["schemas"]["TimeFilter"];
         };
         /**
          * @description The kind of agent (neutral stand-ins for the three accepted values).
@@ -2083,9 +2077,13 @@ export interface components {
             secret?: string;
         };
         /** @description An agent key as every read shows it, without its secret. */
-        AgentKey: WithRequired<components["schemas"]["AgentKeyEntity"], "id" | "agent_id" | "name" | "prefix" | "scopes" | "created_at" | "expires_at" | "last_used_at" | "revoked_at">;
+        AgentKey: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["AgentKeyEntity"], "id" | "agent_id" | "name" | "prefix" | "scopes" | "created_at" | "expires_at" | "last_used_at" | "revoked_at">;
         /** @description A new agent key, with its secret (this once). */
-        AgentKeyCreated: WithRequired<components["schemas"]["AgentKeyEntity"], "id" | "agent_id" | "name" | "prefix" | "scopes" | "created_at" | "expires_at" | "last_used_at" | "revoked_at" | "secret">;
+        AgentKeyCreated: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["AgentKeyEntity"], "id" | "agent_id" | "name" | "prefix" | "scopes" | "created_at" | "expires_at" | "last_used_at" | "revoked_at" | "secret">;
         AgentKeyCreate: {
             /** @description A name for people, 1 to 100 characters. */
             name: string;
@@ -2141,7 +2139,9 @@ export interface components {
             created_at?: components["schemas"]["Timestamp"];
         };
         /** @description A lease, with its task. */
-        Lease: WithRequired<components["schemas"]["LeaseEntity"], "id" | "agent_id" | "task_id" | "task" | "status" | "ttl_seconds" | "expires_at" | "created_at">;
+        Lease: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["LeaseEntity"], "id" | "agent_id" | "task_id" | "task" | "status" | "ttl_seconds" | "expires_at" | "created_at">;
         LeaseItem: {
             /** @description The lease. */
             data: components["schemas"]["Lease"];
@@ -2267,7 +2267,9 @@ export interface components {
          *       }
          *     }
          */
-        Event: WithRequired<components["schemas"]["EventEntity"], "id" | "type" | "occurred_at" | "agent_id" | "task_id" | "data">;
+        Event: {
+            id: components["schemas"]["EventId"];
+        } & WithRequired<components["schemas"]["EventEntity"], "id" | "type" | "occurred_at" | "agent_id" | "task_id" | "data">;
         EventCollection: {
             /** @description The events of this page, oldest first. */
             data: components["schemas"]["Event"][];
@@ -2333,9 +2335,13 @@ export interface components {
             secret?: string;
         };
         /** @description A webhook endpoint as every read shows it, without its secret. */
-        Webhook: WithRequired<components["schemas"]["WebhookEntity"], "id" | "owner_id" | "url" | "types" | "description" | "enabled" | "created_at" | "updated_at">;
+        Webhook: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["WebhookEntity"], "id" | "owner_id" | "url" | "types" | "description" | "enabled" | "created_at" | "updated_at">;
         /** @description A new webhook endpoint, with its secret (this once). */
-        WebhookCreated: WithRequired<components["schemas"]["WebhookEntity"], "id" | "owner_id" | "url" | "types" | "description" | "enabled" | "created_at" | "updated_at" | "secret">;
+        WebhookCreated: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["WebhookEntity"], "id" | "owner_id" | "url" | "types" | "description" | "enabled" | "created_at" | "updated_at" | "secret">;
         WebhookCreate: {
             url: components["schemas"]["WebhookUrl"];
             types?: components["schemas"]["WebhookEventTypes"];
@@ -2404,7 +2410,9 @@ export interface components {
             attempt_log?: components["schemas"]["WebhookAttempt"][];
         };
         /** @description A delivery with its attempts. */
-        WebhookDelivery: WithRequired<components["schemas"]["WebhookDeliveryEntity"], "id" | "webhook_id" | "event_id" | "event_type" | "status" | "attempts" | "last_status_code" | "last_error" | "next_attempt_at" | "created_at" | "updated_at" | "attempt_log">;
+        WebhookDelivery: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["WebhookDeliveryEntity"], "id" | "webhook_id" | "event_id" | "event_type" | "status" | "attempts" | "last_status_code" | "last_error" | "next_attempt_at" | "created_at" | "updated_at" | "attempt_log">;
         WebhookDeliveryCollection: {
             /** @description The deliveries of this page, newest first. */
             data: components["schemas"]["WebhookDelivery"][];
@@ -3554,14 +3562,52 @@ export interface components {
         UserSort: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "email" | "-email" | "age" | "-age";
         /** @description Sort by one field; a leading minus sorts descending. Default: `-created_at`. */
         PostSort: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "title" | "-title";
-        /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
-        AgentFilter: components["schemas"]["AgentFilter"];
-        /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
-        TaskFilter: components["schemas"]["TaskFilter"];
-        /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
-        UserFilter: components["schemas"]["UserFilter"];
-        /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
-        PostFilter: components["schemas"]["PostFilter"];
+        /** @description Compares `name`: `filter[name][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+        AgentFilterName: components["schemas"]["StringFilter"];
+        /** @description Compares `type`: `filter[type][op]=value` with op `eq`, `ne`, `in`; `in` takes a comma-separated list. */
+        AgentFilterType: components["schemas"]["AgentTypeFilter"];
+        /** @description Compares `status`: `filter[status][op]=value` with op `eq`, `ne`, `in`; `in` takes a comma-separated list. */
+        AgentFilterStatus: components["schemas"]["AgentStatusFilter"];
+        /** @description Compares `created_at`: `filter[created_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+        AgentFilterCreatedAt: components["schemas"]["TimeFilter"];
+        /** @description Compares `updated_at`: `filter[updated_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+        AgentFilterUpdatedAt: components["schemas"]["TimeFilter"];
+        /** @description Compares `title`: `filter[title][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+        TaskFilterTitle: components["schemas"]["StringFilter"];
+        /** @description Compares `status`: `filter[status][op]=value` with op `eq`, `ne`, `in`; `in` takes a comma-separated list. */
+        TaskFilterStatus: components["schemas"]["TaskStatusFilter"];
+        /** @description Compares `priority`: `filter[priority][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+        TaskFilterPriority: components["schemas"]["IntegerFilter"];
+        /** @description Compares `created_at`: `filter[created_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+        TaskFilterCreatedAt: components["schemas"]["TimeFilter"];
+        /** @description Compares `updated_at`: `filter[updated_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+        TaskFilterUpdatedAt: components["schemas"]["TimeFilter"];
+        /** @description Compares `started_at`: `filter[started_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+        TaskFilterStartedAt: components["schemas"]["TimeFilter"];
+        /** @description Compares `finished_at`: `filter[finished_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+        TaskFilterFinishedAt: components["schemas"]["TimeFilter"];
+        /** @description Compares `attempts`: `filter[attempts][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+        TaskFilterAttempts: components["schemas"]["IntegerFilter"];
+        /** @description Compares `max_attempts`: `filter[max_attempts][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+        TaskFilterMaxAttempts: components["schemas"]["IntegerFilter"];
+        /** @description Compares `available_at`: `filter[available_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+        TaskFilterAvailableAt: components["schemas"]["TimeFilter"];
+        /** @description Compares `name`: `filter[name][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+        UserFilterName: components["schemas"]["StringFilter"];
+        /** @description Compares `email`: `filter[email][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+        UserFilterEmail: components["schemas"]["StringFilter"];
+        /** @description Compares `age`: `filter[age][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+        UserFilterAge: components["schemas"]["IntegerFilter"];
+        /** @description Compares `role`: `filter[role][op]=value` with op `eq`, `ne`, `in`; `in` takes a comma-separated list. */
+        UserFilterRole: components["schemas"]["UserRoleFilter"];
+        /** @description Compares `created_at`: `filter[created_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+        UserFilterCreatedAt: components["schemas"]["TimeFilter"];
+        /** @description Compares `title`: `filter[title][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+        PostFilterTitle: components["schemas"]["StringFilter"];
+        /** @description Compares `created_at`: `filter[created_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+        PostFilterCreatedAt: components["schemas"]["TimeFilter"];
+        /** @description Compares `updated_at`: `filter[updated_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+        PostFilterUpdatedAt: components["schemas"]["TimeFilter"];
         /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
         AgentId: string;
         /** @description The task's id. An id that names no task of this agent answers 404. */
@@ -4352,8 +4398,16 @@ export interface operations {
                 fields?: components["parameters"]["UserFields"];
                 /** @description `posts` embeds each user's 10 newest posts as summaries (`PostSummary`: no body; list the posts for that). */
                 include?: components["parameters"]["UserInclude"];
-                /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
-                filter?: components["parameters"]["UserFilter"];
+                /** @description Compares `name`: `filter[name][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+                "filter[name]"?: components["parameters"]["UserFilterName"];
+                /** @description Compares `email`: `filter[email][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+                "filter[email]"?: components["parameters"]["UserFilterEmail"];
+                /** @description Compares `age`: `filter[age][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+                "filter[age]"?: components["parameters"]["UserFilterAge"];
+                /** @description Compares `role`: `filter[role][op]=value` with op `eq`, `ne`, `in`; `in` takes a comma-separated list. */
+                "filter[role]"?: components["parameters"]["UserFilterRole"];
+                /** @description Compares `created_at`: `filter[created_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+                "filter[created_at]"?: components["parameters"]["UserFilterCreatedAt"];
             };
             header?: {
                 /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
@@ -4663,8 +4717,12 @@ export interface operations {
                 sort?: components["parameters"]["PostSort"];
                 /** @description Only these fields of each item, comma-separated (`id` is always included). */
                 fields?: components["parameters"]["PostFields"];
-                /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
-                filter?: components["parameters"]["PostFilter"];
+                /** @description Compares `title`: `filter[title][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+                "filter[title]"?: components["parameters"]["PostFilterTitle"];
+                /** @description Compares `created_at`: `filter[created_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+                "filter[created_at]"?: components["parameters"]["PostFilterCreatedAt"];
+                /** @description Compares `updated_at`: `filter[updated_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+                "filter[updated_at]"?: components["parameters"]["PostFilterUpdatedAt"];
             };
             header?: {
                 /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
@@ -4794,8 +4852,16 @@ export interface operations {
                 fields?: components["parameters"]["AgentFields"];
                 /** @description `tasks` embeds each agent's 10 newest tasks as summaries (`TaskSummary`: no description, input, result or error; read the task for those); `task_counts` adds how many tasks the agent has in each status. */
                 include?: components["parameters"]["AgentInclude"];
-                /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
-                filter?: components["parameters"]["AgentFilter"];
+                /** @description Compares `name`: `filter[name][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+                "filter[name]"?: components["parameters"]["AgentFilterName"];
+                /** @description Compares `type`: `filter[type][op]=value` with op `eq`, `ne`, `in`; `in` takes a comma-separated list. */
+                "filter[type]"?: components["parameters"]["AgentFilterType"];
+                /** @description Compares `status`: `filter[status][op]=value` with op `eq`, `ne`, `in`; `in` takes a comma-separated list. */
+                "filter[status]"?: components["parameters"]["AgentFilterStatus"];
+                /** @description Compares `created_at`: `filter[created_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+                "filter[created_at]"?: components["parameters"]["AgentFilterCreatedAt"];
+                /** @description Compares `updated_at`: `filter[updated_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+                "filter[updated_at]"?: components["parameters"]["AgentFilterUpdatedAt"];
             };
             header?: {
                 /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */
@@ -5109,8 +5175,26 @@ export interface operations {
                 sort?: components["parameters"]["TaskSort"];
                 /** @description Only these fields of each item, comma-separated (`id` is always included). */
                 fields?: components["parameters"]["TaskFields"];
-                /** @description e.g. `filter[created_at][gte]=2026-01-01T00:00:00.000Z`; ops `eq ne gt gte lt lte in` where the field allows them. */
-                filter?: components["parameters"]["TaskFilter"];
+                /** @description Compares `title`: `filter[title][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+                "filter[title]"?: components["parameters"]["TaskFilterTitle"];
+                /** @description Compares `status`: `filter[status][op]=value` with op `eq`, `ne`, `in`; `in` takes a comma-separated list. */
+                "filter[status]"?: components["parameters"]["TaskFilterStatus"];
+                /** @description Compares `priority`: `filter[priority][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+                "filter[priority]"?: components["parameters"]["TaskFilterPriority"];
+                /** @description Compares `created_at`: `filter[created_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+                "filter[created_at]"?: components["parameters"]["TaskFilterCreatedAt"];
+                /** @description Compares `updated_at`: `filter[updated_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+                "filter[updated_at]"?: components["parameters"]["TaskFilterUpdatedAt"];
+                /** @description Compares `started_at`: `filter[started_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+                "filter[started_at]"?: components["parameters"]["TaskFilterStartedAt"];
+                /** @description Compares `finished_at`: `filter[finished_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+                "filter[finished_at]"?: components["parameters"]["TaskFilterFinishedAt"];
+                /** @description Compares `attempts`: `filter[attempts][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+                "filter[attempts]"?: components["parameters"]["TaskFilterAttempts"];
+                /** @description Compares `max_attempts`: `filter[max_attempts][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
+                "filter[max_attempts]"?: components["parameters"]["TaskFilterMaxAttempts"];
+                /** @description Compares `available_at`: `filter[available_at][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`; `in` takes a comma-separated list. */
+                "filter[available_at]"?: components["parameters"]["TaskFilterAvailableAt"];
             };
             header?: {
                 /** @description Revalidation: the `ETag`s held (or `*`); 304 without a body when one still matches (weak comparison). */

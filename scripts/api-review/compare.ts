@@ -21,6 +21,7 @@ import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { merge } from 'allof-merge';
 import semver from 'semver';
 import { ROOT, type OpenApiDocument, type SpecSource } from './spec-source';
+import { nestFilterParameters } from '../../src/contract/filter-parameters';
 
 const execFileAsync = promisify(execFile);
 
@@ -108,6 +109,14 @@ function canonicalize(node: unknown, withDocumentation: boolean, parentKey = '')
   return out;
 }
 
+/** `false`, or `{not: {}}` with words beside it (the same schema, for generators that cannot read a boolean one). */
+function acceptsNothing(schema: unknown): boolean {
+  if (schema === false) return true;
+  if (typeof schema !== 'object' || schema === null) return false;
+  const { not, description: _description, ...rest } = schema as Record<string, unknown>;
+  return typeof not === 'object' && not !== null && Object.keys(not).length === 0 && Object.keys(rest).length === 0;
+}
+
 /** Keywords that let a schema evaluate properties beyond its own `properties` and `patternProperties`. */
 const APPLICATORS = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', '$ref', '$dynamicRef'];
 
@@ -125,12 +134,13 @@ function closeLikeAdditionalProperties(schema: Record<string, unknown>): void {
   const properties = schema.properties as Record<string, unknown> | undefined;
   if (schema.additionalProperties !== false || !properties || typeof properties !== 'object') return;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  for (const [name, property] of Object.entries(properties)) if (property === false && !required.has(name)) delete properties[name];
+  for (const [name, property] of Object.entries(properties)) if (acceptsNothing(property) && !required.has(name)) delete properties[name];
 }
 
 /** Both sides in the normal form described above; components other than security schemes are gone once inlined. */
 export async function normalizeSpec(document: OpenApiDocument, options: { withDocumentation: boolean } = { withDocumentation: true }): Promise<OpenApiDocument> {
-  const merged = merge(structuredClone(document), {
+  // Per-field `filter[field]` parameters are one `filter` object on the wire, as the service reads them.
+  const merged = merge(nestFilterParameters(structuredClone(document)), {
     mergeRefSibling: true,
     mergeCombinarySibling: true,
     onMergeError: (message: string) => {

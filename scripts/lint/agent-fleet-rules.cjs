@@ -549,6 +549,17 @@ function entityAt(pointer) {
   return match ? match[1] : undefined;
 }
 
+/** `properties.id` is a bare `$ref`, the same one the `id` of an entity the schema composes (allOf) has. */
+function restatesEntityId(ctx, schema) {
+  const id = schema.properties.id;
+  if (!id || typeof id !== 'object' || Object.keys(id).length !== 1 || typeof id.$ref !== 'string') return false;
+  return (schema.allOf || []).some((member) => {
+    if (!member || typeof member.$ref !== 'string' || !entityAt(member.$ref)) return false;
+    const entity = ctx.resolve(member).node;
+    return Boolean(entity && entity.properties && entity.properties.id && entity.properties.id.$ref === id.$ref);
+  });
+}
+
 /**
  * `entity-defined-once`: each entity's fields are defined once, in its `<Name>Entity` schema, and
  * every representation of it (the root surface's, the conventions surface's full resource, its
@@ -564,6 +575,9 @@ function EntityDefinedOnce() {
         const properties = schema.properties;
         if (!properties || typeof properties !== 'object' || properties.id === undefined || properties.id === false) return;
         if (entityAt(ctx.location.pointer)) return;
+        // A representation may name `id` by the very $ref its entity gives it (hey-api 0.95 types the
+        // fields a schema requires only when the schema declares a property of its own): no copy.
+        if (restatesEntityId(ctx, schema)) return;
         ctx.report({
           message:
             'Only an entity schema (`components/schemas/<Name>Entity`) declares `id`: a representation composes its entity (`allOf: [$ref: <Name>Entity]`, the fields it requires, `unevaluatedProperties: false`) instead of copying its fields.',

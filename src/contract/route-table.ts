@@ -239,13 +239,13 @@ function numericQueryKeys(document: ApiDocument, parameters: unknown[]): Set<str
   for (const raw of parameters) {
     const parameter = resolve<Parameter>(document, raw as Parameter);
     if (parameter.in !== 'query' || !parameter.name || !parameter.schema) continue;
-    const schema = resolve<Schema>(document, parameter.schema);
-    if (isNumeric(document, schema)) keys.add(parameter.name);
-    for (const [field, fieldSchema] of Object.entries(schema.properties ?? {})) {
-      for (const [op, opSchema] of Object.entries(resolve<Schema>(document, fieldSchema).properties ?? {})) {
-        if (isNumeric(document, opSchema)) keys.add(`${parameter.name}[${field}][${op}]`);
-      }
-    }
+    // A deepObject parameter's numbers sit one or two brackets deep (`filter[priority][gte]`).
+    const visit = (key: string, raw: Schema, depth: number): void => {
+      const schema = resolve<Schema>(document, raw);
+      if (isNumeric(document, schema)) keys.add(key);
+      if (depth < 2) for (const [name, child] of Object.entries(schema.properties ?? {})) visit(`${key}[${name}]`, child, depth + 1);
+    };
+    visit(parameter.name, parameter.schema, 0);
   }
   return keys;
 }

@@ -5,7 +5,11 @@ type Operation = keyof operations;
 type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 
 export type PathParams<O extends Operation> = operations[O]['parameters'] extends { path: infer P } ? P : Record<string, never>;
-export type QueryParams<O extends Operation> = NonNullable<operations[O]['parameters']['query']>;
+/** api.yaml's per-field `filter[field]` parameters, as the service's query parser reads them: one `filter` object. */
+type FilterKey = `filter[${string}]`;
+type Filters<Q> = { [K in keyof Q as K extends `filter[${infer Field}]` ? Field : never]?: NonNullable<Q[K]> };
+type NestFilters<Q> = [Extract<keyof Q, FilterKey>] extends [never] ? Q : Omit<Q, FilterKey> & { filter?: Filters<Q> };
+export type QueryParams<O extends Operation> = NestFilters<NonNullable<operations[O]['parameters']['query']>>;
 type BodyOf<T> = T extends { content: infer Content } ? Content[keyof Content] : never;
 export type RequestBody<O extends Operation> = operations[O] extends { requestBody?: infer B } ? BodyOf<NonNullable<B>> : never;
 type SuccessStatus = 200 | 201 | 204;

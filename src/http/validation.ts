@@ -6,6 +6,7 @@ import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validat
 import formatsPlugin from 'ajv-formats';
 import type { FormatDefinition } from 'ajv';
 import type { ApiDocument } from '../contract/openapi';
+import { nestFilterParameters } from '../contract/filter-parameters';
 import { memoizeBounded } from './memoize';
 import type { CompiledOperation, Route } from '../contract/route-table';
 
@@ -197,7 +198,8 @@ export function createValidation(document: ApiDocument, options: { validateRespo
     formats: rememberedFormats(),
   }) as unknown as { ajvOpts: { preprocessor: object; request: object; response: object }; options: { validateResponses: false | object } };
   // The preprocessor rewrites the document in place and copies it for the responses.
-  const apiDoc = structuredClone(document) as never;
+  // The validator reads the query as the service's parser makes it: one `filter` object.
+  const apiDoc = nestFilterParameters(structuredClone(document)) as never;
   selectBranchesByConst(((apiDoc as { components?: { schemas?: Record<string, Schema> } }).components?.schemas ?? {}) as Record<string, Schema>);
   const patternMessages = patternMessagesOf(document);
   const preprocessor = new SchemaPreprocessor(apiDoc, settings.ajvOpts.preprocessor as never, settings.options.validateResponses as never);

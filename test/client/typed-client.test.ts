@@ -69,12 +69,12 @@ describeEachDatabase('the generated typed client', (get) => {
     expect(page.data?.data).toEqual([{ id: expect.any(String), name: 'alpha', type: 'type_b' }]);
     expect(page.data?.meta.hasMore).toBe(true);
     const next = await own.GET('/api/v1/agents', {
-      params: { query: { sort: 'name', fields: ['name'], limit: 5, cursor: page.data!.meta.nextCursor!, filter: { type: { in: 'type_a,type_b' } } } },
+      params: { query: { sort: 'name', fields: ['name'], limit: 5, cursor: page.data!.meta.nextCursor!, 'filter[type]': { in: 'type_a,type_b' } } },
     });
     expect(next.data?.data.map((agent) => agent.name)).toEqual(['beta', 'gamma']);
     expect(next.data?.meta).toEqual({ nextCursor: null, hasMore: false });
 
-    const refused = await own.GET('/api/v1/agents', { params: { query: { filter: { name: { eq: "x' or '1'='1" } } } } });
+    const refused = await own.GET('/api/v1/agents', { params: { query: { 'filter[name]': { eq: "x' or '1'='1" } } } });
     expect(refused.response.status).toBe(200);
     expect(refused.data?.data).toEqual([]);
   });

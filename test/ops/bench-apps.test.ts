@@ -66,9 +66,10 @@ function resolveSchema(schema: unknown, document: Record<string, unknown>): unkn
  * flat schema the Fastify app's validator and serialiser take.
  */
 function flattenComposition(schema: Record<string, unknown>): Record<string, unknown> {
-  const { allOf, unevaluatedProperties, ...rest } = schema as { allOf?: Array<Record<string, unknown>>; unevaluatedProperties?: unknown };
+  const { allOf, unevaluatedProperties, properties, ...rest } = schema as { allOf?: Array<Record<string, unknown>>; unevaluatedProperties?: unknown; properties?: Record<string, unknown> };
   if (!Array.isArray(allOf) || allOf.length !== 1 || unevaluatedProperties !== false) return schema;
-  return { ...allOf[0], ...rest, additionalProperties: false };
+  // A representation restates its entity's `id` (the same schema): the entity's fields, in its order.
+  return { ...allOf[0], ...rest, properties: { ...(allOf[0]?.properties as Record<string, unknown>), ...properties }, additionalProperties: false };
 }
 
 describe('the benchmark compares like with like', () => {

@@ -153,12 +153,11 @@ function valueText(value: unknown): string {
 function queryValueFor(parameter: ParameterObject, template: string, random: Random): Array<{ key: string; value: Part[] }> {
   const schema = (parameter.schema ?? {}) as Schema;
   if (parameter.style === 'deepObject') {
-    const fields = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
+    // One field's comparisons (`filter[created_at]`): `filter[created_at][gte]=...`.
+    const ops = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
     return Array.from({ length: random.int(1, 2) }, () => {
-      const [field, fieldSchema] = random.pick(fields);
-      const ops = Object.entries((fieldSchema.properties ?? {}) as Record<string, Schema>);
       const [op, opSchema] = random.pick(ops);
-      return { key: `${parameter.name}[${field}][${op}]`, value: [encodeURIComponent(valueText(generateValid(opSchema, random)))] };
+      return { key: `${parameter.name}[${op}]`, value: [encodeURIComponent(valueText(generateValid(opSchema, random)))] };
     });
   }
   if (parameter.name === 'cursor') {

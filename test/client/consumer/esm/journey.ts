@@ -63,7 +63,7 @@ report['pagination'] = { pageSizes, count: names.length, sorted: names.join() ==
 
 // Filter, sort and sparse fields: the result is typed with only the fields asked for.
 const filtered = await unwrap(
-  client.GET('/api/v1/agents', { params: { query: { filter: { type: { in: 'type_b,type_c' }, name: { gte: 'agent-20' } }, sort: '-name', fields: ['name', 'type'] } } }),
+  client.GET('/api/v1/agents', { params: { query: { 'filter[type]': { in: 'type_b,type_c' }, 'filter[name]': { gte: 'agent-20' }, sort: '-name', fields: ['name', 'type'] } } }),
 );
 report['filtered'] = filtered.data.map((agent) => ({ keys: Object.keys(agent).sort().join(), name: agent.name, type: agent.type }));
 

@@ -18,6 +18,10 @@ export async function wrongCalls(): Promise<void> {
   await client.GET('/agents', { params: { query: { sort: 'name' } } });
   // @ts-expect-error a field name the collection does not have
   await client.GET('/api/v1/agents', { params: { query: { fields: ['colour'] } } });
+  // @ts-expect-error a field the collection cannot be filtered by
+  await client.GET('/api/v1/agents', { params: { query: { 'filter[colour]': { eq: 'red' } } } });
+  // @ts-expect-error an operator the field does not take
+  await client.GET('/api/v1/agents', { params: { query: { 'filter[status]': { gte: 'idle' } } } });
   // @ts-expect-error a path parameter missing
   await client.GET('/agents/{agent_id}', { params: { path: {} } });
   // @ts-expect-error not a collection: nothing to paginate
