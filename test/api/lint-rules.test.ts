@@ -239,6 +239,11 @@ const PLANTS: Plant[] = [
     },
   },
   {
+    rule: 'agent-fleet/entity-defined-once',
+    when: "a representation restates `id` with a schema other than its entity's own",
+    plant: (d) => void (at(d, 'components', 'schemas', 'Task', 'properties').id = { type: 'string', description: 'A copy of the entity\'s id.' }),
+  },
+  {
     rule: 'agent-fleet/agent-key-scope',
     when: 'an operation open to agent keys names a scope AgentKeyScope does not declare',
     plant: (d) => void (at(d, 'paths', '/api/v1/agents/{agent_id}/leases', 'post')['x-agent-key-scope'] = 'tasks:everything'),
