@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { loadApiDocument } from '../../src/contract/openapi';
-import { patternMessagesOf, selectBranchesByConst } from '../../src/http/validation';
+import { selectBranchesByConst } from '../../src/contract/branch-selection';
+import { patternMessagesOf } from '../../src/http/validation';
 
 type Schema = Record<string, unknown>;
 const document = loadApiDocument() as unknown as { components: { schemas: Record<string, Schema> } };
