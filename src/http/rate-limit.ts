@@ -64,9 +64,9 @@ export interface RateLimiterOptions {
  * The rate limits. An authenticated request is counted against its credential: a person per user
  * id against a budget of their own under `/api` (a working day in the console: 1,000 per 15 min)
  * and the root surface's (a generous one) elsewhere, a service key or an agent key against its own
- * budget on either surface. Anonymous requests (under `/api`: the specification's 100 per 15 min), every request to an open operation (sign-in and
+ * budget on either surface. Anonymous requests, every request to an open operation (sign-in and
  * /token among them) and refused credentials are counted against the client address, on the
- * surface's budget. Failed sign-ins are limited as well by src/auth/sign-in-throttle.ts, where
+ * surface's budget (under `/api`, the specification's 100 per 15 min). Failed sign-ins are limited as well by src/auth/sign-in-throttle.ts, where
  * they fail. Each request is counted once, when it arrives: a long poll is one request however
  * long it waits. Which operations are limited (never the probes and /metrics) is the router's
  * choice. Counters live in Redis when a client is given, so that every instance shares them; else
