@@ -1,3 +1,5 @@
+import { resolveRef } from './openapi';
+
 type Node = Record<string, unknown>;
 type Parameter = { $ref?: string; name?: unknown; in?: unknown; schema?: unknown };
 
@@ -5,15 +7,6 @@ type Parameter = { $ref?: string; name?: unknown; in?: unknown; schema?: unknown
 const FILTER_FIELD = /^filter\[([^[\]]+)\]$/;
 
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A `#/components/...` reference, followed. */
-function resolve(document: Node, parameter: Parameter): Parameter {
-  if (typeof parameter.$ref !== 'string') return parameter;
-  return parameter.$ref
-    .slice(2)
-    .split('/')
-    .reduce<unknown>((node, key) => (isNode(node) ? node[key] : undefined), document) as Parameter;
-}
 
 /**
  * api.yaml declares the comparisons on each field as a parameter of its own, `filter[created_at]`
@@ -33,7 +26,7 @@ export function nestFilterParameters<T>(document: T): T {
       const fields: Node = {};
       const kept: unknown[] = [];
       for (const raw of operation.parameters as Parameter[]) {
-        const parameter = resolve(root, raw);
+        const parameter = resolveRef(root, raw);
         const field = parameter.in === 'query' && typeof parameter.name === 'string' ? FILTER_FIELD.exec(parameter.name)?.[1] : undefined;
         if (field === undefined) kept.push(raw);
         else fields[field] = parameter.schema;

@@ -41,3 +41,16 @@ function readParsedDocument(file: string): ParsedApiDocument | undefined {
     return undefined;
   }
 }
+
+/** Follows a local `$ref` (`#/components/...`) to what it names. */
+export function resolveRef<T extends { $ref?: string }>(document: ApiDocument, node: T): T {
+  let current: T = node;
+  for (let hops = 0; current.$ref !== undefined && hops < 10; hops++) {
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+      .reduce<unknown>((at, part) => (at as Record<string, unknown>)[part], document) as T;
+  }
+  return current;
+}

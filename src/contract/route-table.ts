@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { operations, webhooks } from '../../generated/api';
 import { methodNotAllowed, routeNotFound, schemaViolation } from '../errors';
-import { loadApiDocument, type ApiDocument } from './openapi';
+import { loadApiDocument, resolveRef as resolve, type ApiDocument } from './openapi';
 
 /**
  * The three error shapes of api.yaml: `/token` speaks RFC 6749 (`OAuthError`), everything under
@@ -265,18 +265,6 @@ function isNumeric(document: ApiDocument, raw: Schema): boolean {
   return types.includes('integer') || types.includes('number') || (schema.allOf ?? []).some((part) => isNumeric(document, part));
 }
 
-/** Follows a local `$ref` (`#/components/...`) to what it names. */
-function resolve<T extends { $ref?: string }>(document: ApiDocument, node: T): T {
-  let current: T = node;
-  for (let hops = 0; current.$ref !== undefined && hops < 10; hops++) {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
-      .reduce<unknown>((at, part) => (at as Record<string, unknown>)[part], document) as T;
-  }
-  return current;
-}
 
 function segmentsOf(path: string): number {
   let count = 0;
