@@ -488,18 +488,197 @@ export interface paths {
         /**
          * Heartbeat, or end the lease with the task's outcome
          * @description One of three bodies:
-         *     - a heartbeat, `{ttl_seconds?, progress?}`: the lease now expires `ttl_seconds` from now
-         *       (the lease's own TTL when absent), and `progress` is recorded on the task;
-         *     - `{status: "succeeded", result?}`: the task succeeds with `result`;
-         *     - `{status: "failed", error, retry?}`: the task fails; with `retry: true` it is queued
-         *       again after a back-off while attempts remain (`attempts` < `max_attempts`), and fails
-         *       for good otherwise.
+         *     - a heartbeat, `{ttl_seconds?, progress?, usage?}`: the lease now expires `ttl_seconds`
+         *       from now (the lease's own TTL when absent), and `progress` is recorded on the task and
+         *       the attempt;
+         *     - `{status: "succeeded", result?, usage?}`: the task succeeds with `result`;
+         *     - `{status: "failed", error, retry?, usage?}`: the task fails; with `retry: true` it is
+         *       queued again after a back-off while attempts remain (`attempts` < `max_attempts`), and
+         *       fails for good otherwise. The error stays in the task's `last_error` and its attempt's
+         *       `error`, and the `task.requeued` event names it.
+         *
+         *     `usage` reports the tokens and money used since the last report (increments): they are
+         *     added to the attempt, the task and the agent's hourly usage.
          *
          *     A lease that is no longer `active` (it expired, the task was cancelled, or it already
          *     ended) answers 409 `LEASE_LOST` and changes nothing: a worker that lost its lease can
          *     never overwrite the attempt of the worker that holds the task now.
          */
         patch: operations["updateLease"];
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/leases/{lease_id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The lease's id. An id that names no lease of this agent answers 404. */
+                lease_id: components["parameters"]["LeaseId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append log lines to the leased task
+         * @description The worker holding the lease appends a batch of 1 to 100 lines to its task, each `level`
+         *     and `message` (up to 8,192 characters), with optional `data` (any JSON, up to 8,192 bytes)
+         *     and `at` (when it was logged; now when absent). Lines are kept with the task, tagged with
+         *     the lease's attempt, at most `TASK_LOG_LINES` (10,000 by default) a task: past that the
+         *     oldest go first. A lease that is no longer `active` answers 409 `LEASE_LOST` and writes
+         *     nothing: a worker that lost its task never logs into another's attempt. The batch is
+         *     written whole or not at all.
+         */
+        post: operations["appendLeaseLogs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/tasks/{task_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What each attempt of a task went through
+         * @description Every lease of the task is an attempt, oldest first (cursor-paginated): who claimed it,
+         *     when it started and ended, its last heartbeat and progress, how it ended (`outcome`, null
+         *     while it runs) and the error its worker reported, and the usage it reported. A released
+         *     attempt is listed too, though it did not count against `max_attempts`. Attempts made
+         *     before the service recorded workers have `worker` null.
+         */
+        get: operations["listTaskAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/tasks/{task_id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A task's log lines, as pages or live
+         * @description The lines the task's workers logged, oldest first. `attempt` keeps one attempt's lines;
+         *     `level` keeps lines at that level or above (`debug` < `info` < `warn` < `error`).
+         *
+         *     With `Accept: application/json` (or none) the answer is a page: `meta.nextCursor` is the
+         *     last line's id when more follow (send it as `cursor`). With `Accept: text/event-stream` it
+         *     is a Server-Sent Events stream that follows the task: the lines after `cursor` (or
+         *     `Last-Event-ID`; all kept lines when neither is sent), then each new line within a second
+         *     of its append on any instance, as `id: <line id>`, `event: log` and `data: <the line as
+         *     JSON>`, with a `: keep-alive` comment every `EVENTS_HEARTBEAT_MS`. The stream stays open
+         *     until the client leaves or the instance shuts down (reconnect with `Last-Event-ID`).
+         */
+        get: operations["listTaskLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The tokens and money an agent's tasks used, over time
+         * @description What the agent's workers reported (`usage` on heartbeats and outcomes), summed by hour or
+         *     by day (UTC) from `from` to `to`, each bucket with its totals and its models. Buckets
+         *     without usage are listed with zeros, so a chart needs no gaps filled. The range is at most
+         *     31 days by the hour and 366 days by the day; by default the last 24 hours or 30 days.
+         */
+        get: operations["getAgentUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/workers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Who works the agent's tasks now
+         * @description The credentials (users, service keys, agent keys) that claimed one of the agent's tasks in
+         *     the last 10 minutes or hold one now, most recently seen first (cursor-paginated): each with when
+         *     it was last seen (its last claim, heartbeat or outcome), its active leases (the task, when
+         *     the lease expires, the last heartbeat) and how many attempts it ended as succeeded and as
+         *     failed in the last hour.
+         */
+        get: operations["listAgentWorkers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The agent's queue and throughput
+         * @description The agent's tasks by status now (`queue_depth`: queued and claimable now; `scheduled`:
+         *     queued but waiting for `available_at`), and over the `window` (the last hour or day): how
+         *     many attempts ended as succeeded and as failed, tasks finished per minute, and the 50th and
+         *     95th percentiles of wait (a task's creation to its first lease) and run time (a lease to
+         *     its outcome), in seconds (null when nothing was measured).
+         */
+        get: operations["getAgentStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/events": {
@@ -642,6 +821,40 @@ export interface paths {
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
+                webhook_id: components["parameters"]["WebhookId"];
+                /** @description The delivery's id. An id that names no delivery of this endpoint answers 404. */
+                delivery_id: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Schedules a new attempt of the delivery now, whatever its status: a `failed` or
+         *     `succeeded` delivery is `pending` again, a `pending` one is brought forward. The attempt
+         *     carries the same event with the same `webhook-id`, signed anew, and is made by whichever
+         *     instance's sender takes it first: at once by this instance's, otherwise within
+         *     `WEBHOOK_POLL_MS`. Should it fail, the delivery waits for the retry schedule's next delay,
+         *     or is `failed` again when the schedule is spent.
+         *
+         *     An attempt under way (a sender holds the delivery) answers 409, and so does a disabled
+         *     endpoint (it is sent nothing): enable it first. The 202 answer is the delivery as the
+         *     delivery log lists it, before the attempt; read the log for its outcome.
+         */
+        post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1321,11 +1534,15 @@ export interface components {
             progress?: components["schemas"]["TaskProgress"] | null;
             /** @description The active lease holding the task; null when no worker holds it. */
             lease_id?: components["schemas"]["NullableId"];
+            /** @description The error of its latest failed or expired attempt, kept when the task is queued again (and after it succeeds); null when none failed. */
+            last_error?: components["schemas"]["TaskErrorText"];
+            /** @description What its workers reported using, summed over its attempts. */
+            usage?: components["schemas"]["Usage"];
         };
         /** @description A task, in full; its fields are `TaskEntity`'s. */
         Task: {
             id: components["schemas"]["Id"];
-        } & WithRequired<components["schemas"]["TaskEntity"], "id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at" | "attempts" | "max_attempts" | "available_at" | "progress" | "lease_id">;
+        } & WithRequired<components["schemas"]["TaskEntity"], "id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at" | "attempts" | "max_attempts" | "available_at" | "progress" | "lease_id" | "last_error" | "usage">;
         /**
          * @description A task on the conventions surface, in full: the same as `Task`. What `fields` answers is a
          *     `TaskFieldset`.
@@ -2162,6 +2379,7 @@ export interface components {
         LeaseHeartbeat: {
             ttl_seconds?: components["schemas"]["LeaseTtl"];
             progress?: components["schemas"]["TaskProgress"];
+            usage?: components["schemas"]["UsageIncrement"];
         };
         /** @description The task succeeded. */
         LeaseSuccess: {
@@ -2172,6 +2390,7 @@ export interface components {
             status: "succeeded";
             /** @description The outcome, any JSON value (at most 65,536 bytes). */
             result?: unknown;
+            usage?: components["schemas"]["UsageIncrement"];
         };
         /** @description The task failed. */
         LeaseFailure: {
@@ -2187,6 +2406,7 @@ export interface components {
              * @default false
              */
             retry?: boolean;
+            usage?: components["schemas"]["UsageIncrement"];
         };
         /** @description The lease is no longer `active`: the worker must stop working on its task. */
         ApiLeaseLostError: {
@@ -2211,6 +2431,237 @@ export interface components {
                 /** @description The request's `X-Request-ID`. */
                 requestId?: string;
             };
+        };
+        /**
+         * @description Tokens and money used since the worker last reported them: increments, never running
+         *     totals (the service sums them on the attempt, the task and the agent). At least one field.
+         */
+        UsageIncrement: {
+            /** @description Prompt tokens, 0 to 100,000,000. */
+            input_tokens?: number;
+            /** @description Completion tokens, 0 to 100,000,000. */
+            output_tokens?: number;
+            /** @description What it cost in US dollars, 0 to 100,000, counted to the millionth (finer amounts are rounded). */
+            cost_usd?: number;
+            /** @description The model that was called (up to 200 characters); the attempt and the agent's usage remember the last one named. */
+            model?: string;
+        };
+        /** @description Tokens and money summed over what workers reported. */
+        Usage: {
+            /** @description Prompt tokens. */
+            input_tokens: number;
+            /** @description Completion tokens. */
+            output_tokens: number;
+            /** @description US dollars, to the millionth. */
+            cost_usd: number;
+        };
+        /** @description The credential that claimed the attempt. */
+        AttemptWorker: {
+            /**
+             * @description A signed-in person (`user`), a configured service key (`service_key`) or an agent key (`agent_key`).
+             * @enum {string}
+             */
+            kind: "user" | "service_key" | "agent_key";
+            /** @description The user's or the agent key's id; for a service key, `service-key-<n>` (which of the configured keys, never the key). */
+            credential_id: string;
+            /** @description The user's or the key's name; null when it is gone. */
+            name: string | null;
+        };
+        /**
+         * @description How an attempt ended: its worker reported `succeeded` or `failed`, gave the task back
+         *     (`released`), stopped heartbeating (`expired`), or the task was cancelled (`cancelled`).
+         * @enum {string}
+         */
+        AttemptOutcome: "succeeded" | "failed" | "released" | "expired" | "cancelled";
+        /** @description One lease of a task, and what happened in it. */
+        Attempt: {
+            /** @description Its place among the task's attempts, from 1. */
+            number: number;
+            lease_id: components["schemas"]["Id"];
+            /** @description Who claimed it; null for attempts made before workers were recorded. */
+            worker: components["schemas"]["AttemptWorker"] | null;
+            /** @description When it was claimed. */
+            started_at: components["schemas"]["Timestamp"];
+            /** @description When it ended; null while it runs. */
+            ended_at: components["schemas"]["NullableTimestamp"];
+            /** @description How it ended; null while it runs. */
+            outcome: components["schemas"]["AttemptOutcome"] | null;
+            /** @description The error its worker reported (or `lease expired`); null otherwise. */
+            error: components["schemas"]["TaskErrorText"];
+            /** @description Its worker's last heartbeat; null before the first. */
+            last_heartbeat_at: components["schemas"]["NullableTimestamp"];
+            /** @description The progress its worker last reported; null before any. */
+            progress: components["schemas"]["TaskProgress"] | null;
+            usage: components["schemas"]["Usage"];
+            /** @description The model its worker last named with its usage; null when none was named. */
+            model: string | null;
+        };
+        AttemptCollection: {
+            /** @description The attempts of this page, oldest first. */
+            data: components["schemas"]["Attempt"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        /**
+         * @description How much a line matters, from `debug` up to `error`.
+         * @enum {string}
+         */
+        LogLevel: "debug" | "info" | "warn" | "error";
+        /** @description One line a worker logs. */
+        LogLineCreate: {
+            level: components["schemas"]["LogLevel"];
+            /** @description The line, up to 8,192 characters. */
+            message: string;
+            /** @description Anything structured that goes with it, any JSON value up to 8,192 bytes. */
+            data?: unknown;
+            /** @description When it was logged (now when absent); at most a day before or a minute after the service's clock. */
+            at?: components["schemas"]["Timestamp"];
+        };
+        /** @description A batch of 1 to 100 lines, written whole or not at all. */
+        LogAppend: {
+            /** @description The lines, in the order they were logged. */
+            lines: components["schemas"]["LogLineCreate"][];
+        };
+        /** @description A line of a task's log. The one definition of each field a line has. */
+        LogLineEntity: {
+            /** @description The line's id; ids increase in the order lines were written. */
+            id?: components["schemas"]["EventId"];
+            /** @description The `number` of the attempt that logged it. */
+            attempt?: number;
+            lease_id?: components["schemas"]["Id"];
+            level?: components["schemas"]["LogLevel"];
+            /** @description The line. */
+            message?: string;
+            /** @description What the worker attached, or null. */
+            data?: unknown;
+            /** @description When it was logged. */
+            at?: components["schemas"]["Timestamp"];
+        };
+        /** @description A line of a task's log, as reads answer it. */
+        LogLine: {
+            id: components["schemas"]["EventId"];
+        } & WithRequired<components["schemas"]["LogLineEntity"], "id" | "attempt" | "lease_id" | "level" | "message" | "data" | "at">;
+        LogLineCollection: {
+            /** @description The lines of this page, oldest first. */
+            data: components["schemas"]["LogLine"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        /** @description What one model used in a bucket (`model` null for usage reported without one). */
+        ModelUsage: {
+            /** @description The model, as workers named it. */
+            model: string | null;
+            /** @description Prompt tokens. */
+            input_tokens: number;
+            /** @description Completion tokens. */
+            output_tokens: number;
+            /** @description US dollars. */
+            cost_usd: number;
+        };
+        /** @description One hour or day of usage. */
+        UsageBucket: {
+            /** @description Where the bucket begins (UTC). */
+            start: components["schemas"]["Timestamp"];
+            /** @description Prompt tokens. */
+            input_tokens: number;
+            /** @description Completion tokens. */
+            output_tokens: number;
+            /** @description US dollars. */
+            cost_usd: number;
+            /** @description The same, by model, the largest cost first. */
+            models: components["schemas"]["ModelUsage"][];
+        };
+        /** @description An agent's usage over a range. */
+        AgentUsage: {
+            agent_id: components["schemas"]["Id"];
+            /**
+             * @description The bucket size.
+             * @enum {string}
+             */
+            granularity: "hour" | "day";
+            /** @description The first bucket's start. */
+            from: components["schemas"]["Timestamp"];
+            /** @description Where the last bucket ends. */
+            to: components["schemas"]["Timestamp"];
+            totals: components["schemas"]["Usage"];
+            /** @description Every bucket of the range, oldest first, zeros included. */
+            buckets: components["schemas"]["UsageBucket"][];
+        };
+        AgentUsageItem: {
+            data: components["schemas"]["AgentUsage"];
+            meta: components["schemas"]["Meta"];
+        };
+        /** @description A lease a worker holds now. */
+        WorkerLease: {
+            lease_id: components["schemas"]["Id"];
+            task_id: components["schemas"]["Id"];
+            task_title: components["schemas"]["TaskTitle"];
+            /** @description When the lease expires unless extended. */
+            expires_at: components["schemas"]["Timestamp"];
+            /** @description The last heartbeat; null before the first. */
+            last_heartbeat_at: components["schemas"]["NullableTimestamp"];
+            /** @description The progress last reported in this lease. */
+            progress: components["schemas"]["TaskProgress"] | null;
+        };
+        /** @description A credential that works the agent's tasks. */
+        Worker: {
+            /**
+             * @description As an attempt's `worker.kind`.
+             * @enum {string}
+             */
+            kind: "user" | "service_key" | "agent_key";
+            /** @description As an attempt's `worker.credential_id`. */
+            credential_id: string;
+            /** @description The user's or the key's name; null when it is gone. */
+            name: string | null;
+            /** @description Its last claim, heartbeat or outcome on this agent. */
+            last_seen_at: components["schemas"]["Timestamp"];
+            /** @description The leases it holds now, the soonest to expire first. */
+            active_leases: components["schemas"]["WorkerLease"][];
+            /** @description Its attempts that succeeded in the last hour. */
+            succeeded_last_hour: number;
+            /** @description Its attempts that failed or expired in the last hour. */
+            failed_last_hour: number;
+        };
+        WorkerList: {
+            /** @description The workers of this page, most recently seen first. */
+            data: components["schemas"]["Worker"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        /** @description The 50th and 95th percentiles of a duration, in seconds; null when nothing was measured. */
+        Percentiles: {
+            /** @description Half took at most this long. */
+            p50: number | null;
+            /** @description 95 in 100 took at most this long. */
+            p95: number | null;
+        };
+        /** @description An agent's queue now and its work over a window. */
+        AgentStats: {
+            agent_id: components["schemas"]["Id"];
+            /**
+             * @description The window the figures below cover.
+             * @enum {string}
+             */
+            window: "1h" | "24h";
+            /** @description When the figures were read. */
+            at: components["schemas"]["Timestamp"];
+            tasks: components["schemas"]["TaskCounts"];
+            /** @description Queued tasks a worker could claim now. */
+            queue_depth: number;
+            /** @description Queued tasks waiting for their `available_at` (a retry backing off). */
+            scheduled: number;
+            /** @description Attempts that succeeded in the window. */
+            succeeded: number;
+            /** @description Attempts that failed or expired in the window. */
+            failed: number;
+            /** @description Tasks that reached `succeeded` or `failed` per minute, over the window. */
+            throughput_per_minute: number;
+            /** @description From a task's creation to its first lease, for first leases in the window. */
+            wait_seconds: components["schemas"]["Percentiles"];
+            /** @description From a lease to its worker's outcome, for attempts that ended in the window. */
+            run_seconds: components["schemas"]["Percentiles"];
+        };
+        AgentStatsItem: {
+            data: components["schemas"]["AgentStats"];
+            meta: components["schemas"]["Meta"];
         };
         /**
          * @description An event's id, as decimal digits (at most 15: every id fits a JavaScript number and both
@@ -2242,7 +2693,10 @@ export interface components {
             /**
              * @description What changed: for `*.created` the whole resource as it was created; for `*.deleted`
              *     its `id` and last `status`; otherwise the fields that changed, with their new values,
-             *     and `previous_status` when the status changed.
+             *     and `previous_status` when the status changed. Every task event also carries the
+             *     task's `title` as it is after the change, whether or not it changed, so that readers
+             *     can name the task, and `previous_title` when it changed (events an earlier version
+             *     of the service recorded lack both).
              */
             data?: {
                 [key: string]: unknown;
@@ -2263,7 +2717,8 @@ export interface components {
          *           "lines": 1234
          *         },
          *         "finished_at": "2026-01-01T12:00:00.000Z",
-         *         "updated_at": "2026-01-01T12:00:00.000Z"
+         *         "updated_at": "2026-01-01T12:00:00.000Z",
+         *         "title": "Summarise the quarterly report"
          *       }
          *     }
          */
@@ -2417,6 +2872,11 @@ export interface components {
             /** @description The deliveries of this page, newest first. */
             data: components["schemas"]["WebhookDelivery"][];
             meta: components["schemas"]["CursorMeta"];
+        };
+        WebhookDeliveryItem: {
+            /** @description The delivery, with its attempts. */
+            data: components["schemas"]["WebhookDelivery"];
+            meta: components["schemas"]["Meta"];
         };
     };
     responses: {
@@ -3549,7 +4009,7 @@ export interface components {
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
         AgentFields: ("id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at")[];
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
-        TaskFields: ("id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at" | "attempts" | "max_attempts" | "available_at" | "progress" | "lease_id")[];
+        TaskFields: ("id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at" | "attempts" | "max_attempts" | "available_at" | "progress" | "lease_id" | "last_error" | "usage")[];
         /** @description Only these fields of each item, comma-separated (`id` is always included; `password` is write-only and never a field). */
         UserFields: ("id" | "name" | "email" | "age" | "role" | "created_at" | "updated_at")[];
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
@@ -3618,6 +4078,8 @@ export interface components {
         LeaseId: string;
         /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
         WebhookId: string;
+        /** @description The delivery's id. An id that names no delivery of this endpoint answers 404. */
+        WebhookDeliveryId: string;
         /**
          * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
          *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
@@ -5851,6 +6313,294 @@ export interface operations {
             503: components["responses"]["ApiServiceUnavailable"];
         };
     };
+    appendLeaseLogs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The lease's id. An id that names no lease of this agent answers 404. */
+                lease_id: components["parameters"]["LeaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LogAppend"];
+            };
+        };
+        responses: {
+            /** @description Every line of the batch was written. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            409: components["responses"]["ApiLeaseConflict"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    listTaskAttempts: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
+                limit?: components["parameters"]["CursorLimit"];
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the task's attempts. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptCollection"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    listTaskLogs: {
+        parameters: {
+            query?: {
+                /** @description Only lines after this id (`meta.nextCursor` of the previous page, or the last id a stream sent). */
+                cursor?: components["schemas"]["EventId"];
+                /** @description The most lines a page holds, 1 to 1,000 (default 100). */
+                limit?: number;
+                /** @description Only the lines of this attempt (its `number`). */
+                attempt?: number;
+                /** @description Only lines at this level or above. */
+                level?: components["schemas"]["LogLevel"];
+            };
+            header?: {
+                /** @description What an EventSource sends when it reconnects: the id of the last line it received, as `cursor` (which wins when both are sent). */
+                "Last-Event-ID"?: components["schemas"]["EventId"];
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of log lines (`application/json`), or the live stream (`text/event-stream`). */
+            200: {
+                headers: {
+                    /** @description `private, no-cache` on a page; `no-store` on a stream. */
+                    "Cache-Control"?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogLineCollection"];
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    getAgentUsage: {
+        parameters: {
+            query?: {
+                /** @description The range's start (rounded down to its bucket); by default 24 hours (hour) or 30 days (day) before `to`. */
+                from?: string;
+                /** @description The range's end (its bucket included); by default now. */
+                to?: string;
+                /** @description The bucket size. */
+                granularity?: "hour" | "day";
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent's usage in the range. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentUsageItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    listAgentWorkers: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
+                limit?: components["parameters"]["CursorLimit"];
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent's workers. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerList"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    getAgentStats: {
+        parameters: {
+            query?: {
+                /** @description The period the figures cover. */
+                window?: "1h" | "24h";
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent's figures. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentStatsItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -6227,6 +6977,48 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
+                webhook_id: components["parameters"]["WebhookId"];
+                /** @description The delivery's id. An id that names no delivery of this endpoint answers 404. */
+                delivery_id: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, `pending` with its next attempt due now. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];

@@ -21,6 +21,7 @@ import { pageLinksOf } from './http/page-links';
 import { errorHandler } from './http/error-handler';
 import { IDEMPOTENCY_KEY, idempotencyStep } from './http/idempotency';
 import { createMetrics, observeRequests, serveMetrics, type Metrics } from './http/observability';
+import { observeFleet } from './http/fleet-metrics';
 import { loadApiDocument, type ApiDocument } from './contract/openapi';
 import { bindHandlers, pathToOf, type OperationHandlers } from './http/operations';
 import { checkQueryShape, parseQuery } from './http/query';
@@ -33,6 +34,7 @@ import { eventHandlers } from './http/routes/events';
 import { createEventStreams } from './http/event-stream';
 import { authHandlers } from './http/routes/auth';
 import { healthHandlers, type Lifecycle } from './http/routes/health';
+import { fleetHealthHandlers } from './http/routes/fleet-health';
 import { leaseHandlers } from './http/routes/leases';
 import { taskHandlers } from './http/routes/tasks';
 import { v1AgentKeyHandlers } from './http/routes/v1-agent-keys';
@@ -86,6 +88,11 @@ export interface AppDependencies {
   events?: EventFeed;
   /** How webhook URLs' hosts are resolved when they are checked (node:dns by default; tests make names resolve where they need). */
   resolveHost?: ResolveHost;
+  /**
+   * Told when a delivery is made due now (sent again): serve.ts has its webhook engine claim it at
+   * once. Without it, the delivery waits for a sender's next poll (`WEBHOOK_POLL_MS`) on any instance.
+   */
+  deliveriesDue?: () => void;
   /** The pages' bundles (default: what `npm run build` wrote in dist/browser). */
   browserAssets?: BrowserAssets;
 }
@@ -106,12 +113,14 @@ export function buildApp({
   wakeups = createTaskWakeups(),
   events,
   resolveHost = resolveWithDns,
+  deliveriesDue = () => undefined,
   browserAssets: assets = loadBrowserAssets(),
 }: AppDependencies): Express {
   const store = createStore(db);
   const feed = events ?? createProcessEventFeed(db, logger, config);
   const streams = createEventStreams(store, feed, config.events);
-  const queue: WorkQueue = { store, retry: config.leases, wakeups, quotas: config.quotas };
+  const queue: WorkQueue = { store, retry: config.leases, wakeups, quotas: config.quotas, logLinesPerTask: config.leases.logLinesPerTask };
+  observeFleet(metrics, { db, logger, agentLabelLimit: config.metrics.agentLabelLimit });
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', parseQuery);
@@ -183,8 +192,14 @@ export function buildApp({
       store,
       { sealer: createWebhookSealer(config.tokenEncryptionKey), resolveHost, allowPrivateNetworks: config.webhooks.allowPrivateNetworks, httpsOnly: config.webhooks.httpsOnly },
       pathTo,
+      deliveriesDue,
     ),
     ...leaseHandlers(queue, pathTo),
+    ...fleetHealthHandlers(
+      store,
+      { pollMs: config.events.pollMs, heartbeatMs: config.events.heartbeatMs, draining: () => lifecycle.draining || wakeups.closed },
+      credentialCheckFor(securityOf('listTaskLogs'), authentication),
+    ),
     ...eventHandlers(store, streams, credentialCheckFor(securityOf('listEvents'), authentication)),
     ...signIn.handlers,
     ...docsHandlers(apiDocument, { clientReadme, pathTo, links }),

@@ -46,6 +46,7 @@ export const leaseNotFound = () => new AppError('not_found', 'Lease not found');
 export const connectionNotFound = () => new AppError('not_found', 'No connection to this provider');
 export const agentKeyNotFound = () => new AppError('not_found', 'Agent key not found');
 export const webhookNotFound = () => new AppError('not_found', 'Webhook not found');
+export const webhookDeliveryNotFound = () => new AppError('not_found', 'Webhook delivery not found');
 
 export const stateConflict = (message: string, details?: Record<string, unknown>) =>
   new AppError('state_conflict', message, details);

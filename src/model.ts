@@ -39,4 +39,15 @@ export type WebhookAttempt = Schemas['WebhookAttempt'];
 /** A user as stored: with the password hash that no response ever carries. */
 export type UserRecord = User & { password_hash: string | null };
 export type FleetEvent = Schemas['Event'];
+export type Attempt = Schemas['Attempt'];
+export type AttemptOutcome = Schemas['AttemptOutcome'];
+export type WorkerKind = Schemas['AttemptWorker']['kind'];
+export type Usage = Schemas['Usage'];
+export type UsageIncrement = Schemas['UsageIncrement'];
+export type LogLevel = Schemas['LogLevel'];
+export type LogLine = Schemas['LogLine'];
+export type LogLineCreate = Schemas['LogLineCreate'];
+export type AgentUsage = Schemas['AgentUsage'];
+export type Worker = Schemas['Worker'];
+export type AgentStats = Schemas['AgentStats'];
 export type EventType = Schemas['EventType'];

@@ -374,6 +374,31 @@ export function withoutAnswersToNewParameters(base: OpenApiDocument, revision: O
   return view as OpenApiDocument;
 }
 
+/** A sparse fieldset: the resource's own fields, each optional but `id`. */
+const isFieldset = (member: unknown): boolean => isNode(member) && Array.isArray(member.required) && member.required.length === 1 && member.required[0] === 'id';
+
+/**
+ * An answer that is a full resource or its sparse fieldset (`anyOf: [Resource, Fieldset]`) is
+ * rated by its full resource: both compose the same entity, so a field added to the entity changes
+ * them together, and redocly's diff, which pairs anyOf members by their likeness, would otherwise
+ * pair the old resource with the new fieldset and report every field as no longer required.
+ */
+export function fullResourcesOnly(document: OpenApiDocument): OpenApiDocument {
+  const view = structuredClone(document) as Node;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!isNode(node)) return;
+    const members = node.anyOf;
+    if (Array.isArray(members) && members.length === 2 && isNode(members[0]) && !isFieldset(members[0]) && isFieldset(members[1])) {
+      delete node.anyOf;
+      Object.assign(node, members[0]);
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(view.paths);
+  return view as OpenApiDocument;
+}
+
 /** The extension that marks an enum the service enforced before it was declared (every other value was already refused). */
 const ALREADY_ENFORCED = 'x-enum-already-enforced';
 
@@ -409,7 +434,8 @@ function normalizeOnce(document: OpenApiDocument, withDocumentation: boolean): P
 
 export async function compareSpecs(base: SpecSource, revision: SpecSource): Promise<ApiComparison> {
   const pass = async (withDocumentation: boolean) => {
-    const [normalBase, normalRevision] = await Promise.all([normalizeOnce(base.document, withDocumentation), normalizeOnce(revision.document, withDocumentation)]);
+    const [documentBase, documentRevision] = await Promise.all([normalizeOnce(base.document, withDocumentation), normalizeOnce(revision.document, withDocumentation)]);
+    const [normalBase, normalRevision] = [fullResourcesOnly(documentBase), fullResourcesOnly(documentRevision)];
     // info.version itself is what the gate checks, not a change to report.
     const asBaseClientsSeeIt = withoutEnumsAlreadyEnforced(normalBase, withoutAnswersToNewParameters(normalBase, normalRevision));
     const sameVersion = { ...asBaseClientsSeeIt, info: { ...normalRevision.info, version: base.version } };

@@ -167,6 +167,8 @@ async function seed(db: Database, agents: number): Promise<Fixture> {
     available_at: timestamp,
     progress: null,
     lease_id: null,
+    last_error: null,
+    usage: { input_tokens: 0, output_tokens: 0, cost_usd: 0 },
   };
   await store.tasks.insert(task, 20);
   const sessionId = newId();

@@ -41,8 +41,11 @@ const NOT_RESOURCES = [
 /** The surface prefix of the conventions surface (`/api/v1`): not a resource name. */
 const PREFIX_SEGMENT = /^(api|v\d+)$/;
 
-/** Singular nouns that name one resource, not a collection: `me` is the caller (`/api/v1/me`). */
-const SINGLETONS = new Set(['me']);
+/**
+ * Singular nouns that name one resource, not a collection: `me` is the caller (`/api/v1/me`); an
+ * agent's `usage` and `stats` are one document each, computed over its tasks.
+ */
+const SINGLETONS = new Set(['me', 'usage', 'stats']);
 
 /**
  * Verbs that make a path an RPC call instead of a resource: an action is the HTTP method on a

@@ -7,6 +7,12 @@ import { backoff, isKeyInUseBody, retryAfterMs } from './transport.js';
 export type Task = components['schemas']['Task'];
 export type Lease = components['schemas']['Lease'];
 export type TaskProgress = components['schemas']['TaskProgress'];
+export type UsageIncrement = components['schemas']['UsageIncrement'];
+export type LogLevel = components['schemas']['LogLevel'];
+type LogLine = components['schemas']['LogLineCreate'];
+
+/** Log lines for the task's attempt: kept with the task on the service, sent in batches, never blocking. */
+export type TaskLogger = Record<LogLevel, (message: string, data?: unknown) => void>;
 type LeaseUpdate = components['schemas']['LeaseUpdate'];
 
 /**
@@ -40,6 +46,14 @@ export interface TaskContext {
   lease: Lease;
   /** Records progress on the task (with a heartbeat, sent now). Never rejects: what could not be sent goes with the next heartbeat. */
   progress(progress: TaskProgress): Promise<void>;
+  /**
+   * Logs a line on the task. Lines are sent in batches (every `logs.flushMs`, or at 100); a call
+   * never waits and never throws. While the service is slow, lines past `logs.maxBuffered` are
+   * dropped and counted (a `logs-dropped` event, and a `warn` line saying how many), not the task.
+   */
+  log: TaskLogger;
+  /** Reports tokens and money used since the last report: sent with the next heartbeat or the outcome. */
+  usage(increment: UsageIncrement): void;
 }
 
 /** Works one task: its resolved value is the task's `result`; what it throws fails the attempt. */
@@ -54,6 +68,8 @@ export type WorkerEvent =
   | { type: 'failed'; lease: Lease; error: string; retry: boolean }
   | { type: 'lost'; lease: Lease; reason: LeaseLostReason }
   | { type: 'released'; lease: Lease }
+  /** Log lines that were not sent (the buffer was full, or the service refused or did not answer). */
+  | { type: 'logs-dropped'; lease: Lease; count: number }
   /** A call failed; `retryInMs` is set when the worker tries again after that long. */
   | { type: 'error'; operation: WorkerOperation; error: unknown; lease?: Lease; retryInMs?: number };
 
@@ -71,6 +87,8 @@ export interface WorkerOptions {
   backoff?: { initialMs?: number; maxMs?: number };
   /** Called for everything the worker does; what it throws is ignored. */
   onEvent?: (event: WorkerEvent) => void;
+  /** How log lines are batched: sent every `flushMs` (default 1 000), at most `maxBuffered` waiting (default 1 000). */
+  logs?: { flushMs?: number; maxBuffered?: number };
 }
 
 export interface StopOptions {
@@ -95,6 +113,11 @@ export interface Worker {
 
 /** What a worker uses of the client (`createAgentFleetClient`'s answer has it). */
 type WorkerClient = { POST: Method<'post'>; PATCH: Method<'patch'>; DELETE: Method<'delete'> };
+/** What the service takes in one batch, and the longest line it keeps. */
+const LOG_BATCH = 100;
+const LOG_LINE_CHARS = 8192;
+/** The longest an outcome waits for its attempt's last log lines. */
+const FINAL_LOG_FLUSH_MS = 5000;
 type Result = { data?: unknown; error?: unknown; response: Response };
 type Answer =
   | { kind: 'ok'; status: number; data: unknown; replayed: boolean }
@@ -119,6 +142,8 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
   const initialMs = options.backoff?.initialMs ?? 1000;
   const maxMs = options.backoff?.maxMs ?? 30_000;
   const agentPath = { agent_id: options.agentId };
+  const logFlushMs = options.logs?.flushMs ?? 1000;
+  const maxBufferedLogs = Math.max(1, options.logs?.maxBuffered ?? 1000);
   const stopping = new AbortController();
   const runs = new Set<LeaseRun>();
   let claiming = 0;
@@ -157,7 +182,12 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
     #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
     #chain: Promise<void> = Promise.resolve();
     #pendingProgress: TaskProgress | undefined;
+    #pendingUsage: UsageIncrement | undefined;
     #beatFailures = 0;
+    #logs: LogLine[] = [];
+    #droppedLogs = 0;
+    #logTimer: ReturnType<typeof setTimeout> | undefined;
+    #flushing: Promise<void> | undefined;
 
     constructor(lease: Lease, sentAt: number) {
       this.lease = lease;
@@ -177,6 +207,66 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
       if (this.phase !== 'working') return Promise.resolve();
       this.#pendingProgress = progress;
       return this.#beat(true);
+    }
+
+    log(level: LogLevel, message: string, data?: unknown): void {
+      if (this.phase !== 'working') return;
+      if (this.#logs.length >= maxBufferedLogs) {
+        this.#droppedLogs += 1;
+        return;
+      }
+      const text = String(message);
+      this.#logs.push({ level, message: text.length <= LOG_LINE_CHARS ? text : `${text.slice(0, LOG_LINE_CHARS - 1)}…`, at: new Date().toISOString(), ...optional('data', data) });
+      if (this.#logs.length >= LOG_BATCH) void this.flushLogs();
+      else this.#logTimer ??= setTimeout(() => void this.flushLogs(), logFlushMs);
+    }
+
+    usage(increment: UsageIncrement): void {
+      if (this.phase !== 'working') return;
+      this.#pendingUsage = addUsage(this.#pendingUsage, increment);
+    }
+
+    /** What usage waits to be sent, taken: it goes with the call about to be made. */
+    takeUsage(): UsageIncrement | undefined {
+      const usage = this.#pendingUsage;
+      this.#pendingUsage = undefined;
+      return usage;
+    }
+
+    /** Sends the waiting lines, a batch at a time, one call at a time; lines a call could not deliver are dropped and counted. */
+    flushLogs(): Promise<void> {
+      clearTimeout(this.#logTimer);
+      this.#logTimer = undefined;
+      this.#flushing ??= (async () => {
+        while (this.phase === 'working' && (this.#logs.length > 0 || this.#droppedLogs > 0)) {
+          if (this.#droppedLogs > 0) {
+            emit({ type: 'logs-dropped', lease: this.lease, count: this.#droppedLogs });
+            this.#logs.push({ level: 'warn', message: `${this.#droppedLogs} log lines were dropped: the service did not take them in time`, at: new Date().toISOString() });
+            this.#droppedLogs = 0;
+          }
+          const batch = this.#logs.splice(0, LOG_BATCH);
+          const answer = await call(
+            () => client.POST('/api/v1/agents/{agent_id}/leases/{lease_id}/logs', { params: { path: this.path }, body: { lines: batch }, signal: this.beats.signal }),
+            this.beats.signal,
+          );
+          if (answer?.kind === 'ok') continue;
+          // Not taken (refused, lost, slow past the end of the attempt): counted, and said in the next batch.
+          this.#droppedLogs += batch.length;
+          break;
+        }
+      })().finally(() => {
+        this.#flushing = undefined;
+        if (this.phase !== 'working') this.#discardLogs();
+      });
+      return this.#flushing;
+    }
+
+    /** The attempt is over: what was never sent is counted as dropped. */
+    #discardLogs(): void {
+      const count = this.#logs.length + this.#droppedLogs;
+      this.#logs = [];
+      this.#droppedLogs = 0;
+      if (count > 0) emit({ type: 'logs-dropped', lease: this.lease, count });
     }
 
     /** The lease is gone: abort the handler and write nothing more. */
@@ -217,9 +307,12 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
     }
 
     #quiet(): void {
+      clearTimeout(this.#logTimer);
       clearTimeout(this.#beatTimer);
       clearTimeout(this.#deadlineTimer);
       this.beats.abort();
+      // A flush under way counts what it could not send once its call has ended.
+      if (this.#flushing === undefined) queueMicrotask(() => this.#discardLogs());
     }
 
     #armDeadline(): void {
@@ -243,9 +336,15 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
       if (this.phase !== 'working' || (forProgress && this.#pendingProgress === undefined)) return;
       const progress = this.#pendingProgress;
       this.#pendingProgress = undefined;
+      const usage = this.takeUsage();
       const sentAt = Date.now();
       const answer = await call(
-        () => client.PATCH('/api/v1/agents/{agent_id}/leases/{lease_id}', { params: { path: this.path }, body: progress === undefined ? { ttl_seconds: ttlSeconds } : { ttl_seconds: ttlSeconds, progress }, signal: this.beats.signal }),
+        () =>
+          client.PATCH('/api/v1/agents/{agent_id}/leases/{lease_id}', {
+            params: { path: this.path },
+            body: { ttl_seconds: ttlSeconds, ...optional('progress', progress), ...optional('usage', usage) },
+            signal: this.beats.signal,
+          }),
         this.beats.signal,
       );
       if (answer === undefined || this.phase !== 'working') return;
@@ -257,6 +356,8 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
         this.#scheduleBeat(this.#intervalMs());
       } else if (answer.kind === 'transient') {
         this.#pendingProgress ??= progress;
+        // Not known to have landed: sent again with the next heartbeat (the service may count it twice; it never loses it).
+        if (usage !== undefined) this.#pendingUsage = addUsage(this.#pendingUsage, usage);
         const retryInMs = Math.min(Math.max(answer.retryAfterMs ?? 0, delayFor(this.#beatFailures)), Math.max(0, this.deadline - Date.now()));
         this.#beatFailures += 1;
         emit({ type: 'error', operation: 'heartbeat', error: answer.error, lease: this.lease, retryInMs });
@@ -303,8 +404,8 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
    * `completed`, the lease was completed by this worker's own earlier attempt (nobody else can
    * complete it), so the outcome counts as reported.
    */
-  async function report(run: LeaseRun, settled: Settled): Promise<void> {
-    let body = outcomeOf(settled);
+  async function report(run: LeaseRun, settled: Settled, usage: UsageIncrement | undefined): Promise<void> {
+    let body = { ...outcomeOf(settled), ...optional('usage', usage) };
     for (;;) {
       const outcome = body;
       const { answer, attempts } = await untilDeadline(run, 'report', () =>
@@ -335,6 +436,13 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
         return run.lease;
       },
       progress: (progress) => run.progress(progress),
+      log: {
+        debug: (message, data) => run.log('debug', message, data),
+        info: (message, data) => run.log('info', message, data),
+        warn: (message, data) => run.log('warn', message, data),
+        error: (message, data) => run.log('error', message, data),
+      },
+      usage: (increment) => run.usage(increment),
     };
     const settled = Promise.resolve()
       .then(() => options.handler(lease.task, context))
@@ -345,8 +453,11 @@ export function createWorker(client: WorkerClient, options: WorkerOptions): Work
     const first = await Promise.race([settled, run.abandoned]);
     // Lost (the outcome is not the worker's to report any more) or being released.
     if (first === 'abandoned' || run.phase !== 'working') return;
+    // The attempt's last lines go before its outcome (after it, the lease takes no more), for a
+    // few seconds at most, and never past half the time the lease has left.
+    await Promise.race([run.flushLogs(), sleep(Math.min(FINAL_LOG_FLUSH_MS, Math.max(0, run.deadline - Date.now()) / 2))]);
     run.beginReport();
-    await report(run, first);
+    await report(run, first, run.takeUsage());
     run.end();
   }
 
@@ -441,6 +552,18 @@ function answerOf(result: Result): Answer {
   const body = result.error as { error?: { code?: unknown; details?: { reason?: LeaseLostReason } } } | undefined;
   if (status === 409 && body?.error?.code === 'LEASE_LOST') return { kind: 'lost', reason: body.error.details?.reason ?? 'refused', error };
   return { kind: 'refused', error };
+}
+
+/** Two usage reports as one: counts and cost added, the later model named. */
+function addUsage(pending: UsageIncrement | undefined, more: UsageIncrement): UsageIncrement {
+  if (pending === undefined) return { ...more };
+  const sum = (a: number | undefined, b: number | undefined) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
+  return {
+    ...optional('input_tokens', sum(pending.input_tokens, more.input_tokens)),
+    ...optional('output_tokens', sum(pending.output_tokens, more.output_tokens)),
+    ...optional('cost_usd', sum(pending.cost_usd, more.cost_usd)),
+    ...optional('model', more.model ?? pending.model),
+  };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

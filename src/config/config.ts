@@ -79,11 +79,19 @@ export interface MetricsConfig {
   port?: number;
   /** METRICS_HOST: the address of that listener (127.0.0.1 by default). */
   host: string;
+  /**
+   * METRICS_AGENT_LABEL_LIMIT: the agents that get an `agent` label of their own on the fleet's
+   * queue gauges (the busiest; the rest are summed as `agent="other"`), so a fleet of any size
+   * keeps a bounded number of series.
+   */
+  agentLabelLimit: number;
 }
 /** LEASE_RETRY_BASE_MS and LEASE_RETRY_MAX_MS, and the sweep's interval. */
 export interface LeaseSettings extends RetryPolicy {
   /** How often each process looks for expired leases (LEASE_SWEEP_INTERVAL_MS). */
   sweepIntervalMs: number;
+  /** The most log lines a task keeps (TASK_LOG_LINES); the oldest go first. */
+  logLinesPerTask: number;
 }
 
 export interface EventSettings {
@@ -419,7 +427,12 @@ function parseLeases(integer: IntegerReader, problems: string[]): LeaseSettings 
   const retryBaseMs = integer('LEASE_RETRY_BASE_MS', 1000, 1, 3_600_000);
   const retryMaxMs = integer('LEASE_RETRY_MAX_MS', 5 * 60_000, 1, 86_400_000);
   if (retryMaxMs < retryBaseMs) problems.push(`LEASE_RETRY_MAX_MS (${retryMaxMs}) must not be below LEASE_RETRY_BASE_MS (${retryBaseMs})`);
-  return { retryBaseMs, retryMaxMs, sweepIntervalMs: integer('LEASE_SWEEP_INTERVAL_MS', 5000, 100, 3_600_000) };
+  return {
+    retryBaseMs,
+    retryMaxMs,
+    sweepIntervalMs: integer('LEASE_SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
+    logLinesPerTask: integer('TASK_LOG_LINES', 10_000, 1, 1_000_000),
+  };
 }
 
 /** Seconds to ten hours and more: `5s`, `5m`, `2h`, `1d`, or milliseconds (`50ms`, the tests' pace). */
@@ -483,7 +496,7 @@ function parseMetrics(env: Env, nodeEnv: Config['env'], apiPort: number, integer
       warnings.push(`METRICS_HOST=${host}: metrics are served without a token on every interface; make sure only the scraper reaches port ${port}`);
     }
   }
-  return { token, port, host };
+  return { token, port, host, agentLabelLimit: integer('METRICS_AGENT_LABEL_LIMIT', 20, 0, 1000) };
 }
 
 function parseOrigin(name: string, raw: string, problems: string[]): string {

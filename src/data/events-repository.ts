@@ -79,10 +79,11 @@ export function createEventsRepository(executor: Executor, mapper: RowMapper, po
   };
 }
 
-type CommitListener = (lastId: string) => void;
+/** Told, after a transaction of this process committed events, the last id and the events (as recorded: in memory, without ids). */
+type CommitListener = (lastId: string, events: readonly NewEvent[]) => void;
 const commitListeners = new WeakMap<Database, Set<CommitListener>>();
 
-/** Calls `listener` with the last id each time a transaction on `db` commits events; answers how to stop. */
+/** Calls `listener` with the last id (and the events) each time a transaction on `db` commits events; answers how to stop. */
 export function watchEventCommits(db: Database, listener: CommitListener): () => void {
   let listeners = commitListeners.get(db);
   if (!listeners) commitListeners.set(db, (listeners = new Set()));
@@ -90,7 +91,7 @@ export function watchEventCommits(db: Database, listener: CommitListener): () =>
   return () => listeners.delete(listener);
 }
 
-/** Tells this process's listeners that events up to `lastId` were committed. */
-export function announceEventCommit(db: Database, lastId: string): void {
-  for (const listener of commitListeners.get(db) ?? []) listener(lastId);
+/** Tells this process's listeners that `events`, up to `lastId`, were committed. */
+export function announceEventCommit(db: Database, lastId: string, events: readonly NewEvent[] = []): void {
+  for (const listener of commitListeners.get(db) ?? []) listener(lastId, events);
 }

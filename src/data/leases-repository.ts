@@ -1,9 +1,36 @@
 import type { Executor } from './compiled-query';
 import { isId } from './ids';
-import type { LeaseRecord } from './records';
-import type { RowMapper } from './row-mapper';
+import type { LeaseRecord, UsageDelta } from './records';
+import { toJsonColumn, type RowMapper } from './row-mapper';
 
-export type LeaseChanges = Partial<Pick<LeaseRecord, 'status' | 'ttl_seconds' | 'expires_at' | 'ended_at'>>;
+export type LeaseChanges = Partial<
+  Pick<LeaseRecord, 'status' | 'ttl_seconds' | 'expires_at' | 'ended_at' | 'outcome' | 'error' | 'last_heartbeat_at' | 'progress'>
+>;
+
+/** A lease with the title of its task, for a view of the agent's workers. */
+export type WorkerLeaseRecord = LeaseRecord & { task_title: string };
+
+/** The 50th and 95th percentiles of a duration in seconds; null when nothing was measured. */
+export interface Percentiles {
+  p50: number | null;
+  p95: number | null;
+}
+
+/** An agent's attempts over a window: how they ended, how long tasks waited and ran. */
+export interface AttemptFigures {
+  /** Task creation to its first lease, for first leases made since the window's start. */
+  wait: Percentiles;
+  /** Lease to outcome, for attempts a worker ended (succeeded or failed) since the window's start. */
+  run: Percentiles;
+  /** Attempts that ended since the window's start, by outcome. */
+  outcomes: Partial<Record<NonNullable<LeaseRecord['outcome']>, number>>;
+}
+
+/** The nearest-rank percentile of ascending values (what PostgreSQL's percentile_disc answers). */
+export function percentileOf(sorted: readonly number[], fraction: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)] ?? null;
+}
 
 export interface LeasesRepository {
   insert(lease: LeaseRecord): Promise<LeaseRecord>;
@@ -14,10 +41,20 @@ export interface LeasesRepository {
    * changed it first).
    */
   updateActive(id: string, changes: LeaseChanges, unexpiredAt?: string): Promise<LeaseRecord | undefined>;
+  /** Adds what a worker reported to its attempt's usage (and names the model, when it did). */
+  addUsage(id: string, usage: UsageDelta): Promise<void>;
   /** Active leases past their time, the longest expired first (the sweep). */
   listExpired(at: string, limit: number): Promise<Array<Pick<LeaseRecord, 'id' | 'agent_id'>>>;
   /** One agent's active leases past their time (a claim expires them first). Not locked: the caller locks each one's task, then swaps its status. */
   expiredOf(agentId: string, at: string): Promise<LeaseRecord[]>;
+  /** How many leases the task has had (the next one's number is one more). */
+  countOfTask(taskId: string): Promise<number>;
+  /** A task's leases (its attempts) after number `after`, oldest first. */
+  attemptsOf(taskId: string, after: number, limit: number): Promise<LeaseRecord[]>;
+  /** The agent's leases made since `since` or still active, with their tasks' titles. */
+  recentOf(agentId: string, since: string): Promise<WorkerLeaseRecord[]>;
+  /** An agent's attempts over the window from `since`: PostgreSQL computes the percentiles, SQLite's rows are few enough to sort here. */
+  figuresOf(agentId: string, since: string): Promise<AttemptFigures>;
 }
 
 const COLUMNS = Object.keys({
@@ -29,12 +66,27 @@ const COLUMNS = Object.keys({
   expires_at: true,
   created_at: true,
   ended_at: true,
+  number: true,
+  worker_kind: true,
+  worker_id: true,
+  outcome: true,
+  error: true,
+  last_heartbeat_at: true,
+  progress: true,
+  input_tokens: true,
+  output_tokens: true,
+  cost_micro_usd: true,
+  model: true,
 } satisfies Record<keyof LeaseRecord, true>);
 
+const toColumns = (changes: LeaseChanges): Record<string, unknown> => ('progress' in changes ? { ...changes, progress: toJsonColumn(changes.progress) } : { ...changes });
+
 export function createLeasesRepository(db: Executor, mapper: RowMapper, postgres: boolean): LeasesRepository {
+  /** Seconds between two timestamp columns, in SQL (SQLite stores them as ISO text). */
+  const secondsBetween = (from: string, to: string) => (postgres ? `extract(epoch from (${to} - ${from}))` : `((julianday(${to}) - julianday(${from})) * 86400.0)`);
   return {
     async insert(lease) {
-      await db('leases').insert(lease);
+      await db('leases').insert({ ...lease, progress: toJsonColumn(lease.progress) });
       return lease;
     },
     async find(agentId, id, options = {}) {
@@ -47,8 +99,18 @@ export function createLeasesRepository(db: Executor, mapper: RowMapper, postgres
     async updateActive(id, changes, unexpiredAt) {
       const query = db('leases').where({ id, status: 'active' });
       if (unexpiredAt !== undefined) query.andWhere('expires_at', '>', unexpiredAt);
-      const [row] = await query.update(changes).returning(COLUMNS);
+      const [row] = await query.update(toColumns(changes)).returning(COLUMNS);
       return row ? mapper.toLease(row) : undefined;
+    },
+    async addUsage(id, usage) {
+      await db('leases')
+        .where({ id })
+        .update({
+          input_tokens: db.raw('input_tokens + ?', [usage.input_tokens]),
+          output_tokens: db.raw('output_tokens + ?', [usage.output_tokens]),
+          cost_micro_usd: db.raw('cost_micro_usd + ?', [usage.cost_micro_usd]),
+          ...(usage.model === null ? {} : { model: usage.model }),
+        });
     },
     async listExpired(at, limit) {
       const rows = await db('leases').select('id', 'agent_id').where({ status: 'active' }).andWhere('expires_at', '<=', at).orderBy('expires_at').limit(limit);
@@ -57,6 +119,53 @@ export function createLeasesRepository(db: Executor, mapper: RowMapper, postgres
     async expiredOf(agentId, at) {
       const rows = await db('leases').select(COLUMNS).where({ agent_id: agentId, status: 'active' }).andWhere('expires_at', '<=', at).orderBy('expires_at');
       return rows.map(mapper.toLease);
+    },
+    async countOfTask(taskId) {
+      const row = await db('leases').where({ task_id: taskId }).count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+    async attemptsOf(taskId, after, limit) {
+      const rows = await db('leases').select(COLUMNS).where({ task_id: taskId }).andWhere('number', '>', after).orderBy('number').limit(limit);
+      return rows.map(mapper.toLease);
+    },
+    async recentOf(agentId, since) {
+      const rows = await db('leases')
+        .join('tasks', 'tasks.id', 'leases.task_id')
+        .select([...COLUMNS.map((column) => `leases.${column}`), 'tasks.title as task_title'])
+        .where('leases.agent_id', agentId)
+        .andWhere((where) => where.where('leases.created_at', '>=', since).orWhere('leases.status', 'active').orWhere('leases.ended_at', '>=', since));
+      return rows.map((row: Record<string, unknown>) => ({ ...mapper.toLease(row), task_title: String(row.task_title) }));
+    },
+    async figuresOf(agentId, since) {
+      const waits = db('leases')
+        .join('tasks', 'tasks.id', 'leases.task_id')
+        .where({ 'leases.agent_id': agentId, 'leases.number': 1 })
+        .andWhere('leases.created_at', '>=', since);
+      const runs = db('leases').where({ agent_id: agentId }).whereIn('outcome', ['succeeded', 'failed']).andWhere('ended_at', '>=', since);
+      const outcomeRows: Array<{ outcome: NonNullable<LeaseRecord['outcome']>; n: unknown }> = await db('leases')
+        .where({ agent_id: agentId })
+        .andWhere('ended_at', '>=', since)
+        .whereNotNull('outcome')
+        .select('outcome')
+        .count({ n: '*' })
+        .groupBy('outcome');
+      const outcomes: AttemptFigures['outcomes'] = Object.fromEntries(outcomeRows.map((row) => [row.outcome, Number(row.n)]));
+      if (postgres) {
+        const percentiles = (seconds: string) => db.raw(`percentile_disc(0.5) within group (order by ${seconds}) as p50, percentile_disc(0.95) within group (order by ${seconds}) as p95`);
+        const [wait] = await waits.select(percentiles(secondsBetween('tasks.created_at', 'leases.created_at')));
+        const [run] = await runs.select(percentiles(secondsBetween('created_at', 'ended_at')));
+        const figure = (value: unknown) => (value === null || value === undefined ? null : Math.max(0, Number(value)));
+        return { wait: { p50: figure(wait?.p50), p95: figure(wait?.p95) }, run: { p50: figure(run?.p50), p95: figure(run?.p95) }, outcomes };
+      }
+      const sorted = async (query: typeof waits, seconds: string) =>
+        ((await query.select(db.raw(`${seconds} as seconds`)).orderBy('seconds')) as Array<{ seconds: unknown }>).map((row) => Math.max(0, Number(row.seconds)));
+      const waitSeconds = await sorted(waits, secondsBetween('tasks.created_at', 'leases.created_at'));
+      const runSeconds = await sorted(runs, secondsBetween('created_at', 'ended_at'));
+      return {
+        wait: { p50: percentileOf(waitSeconds, 0.5), p95: percentileOf(waitSeconds, 0.95) },
+        run: { p50: percentileOf(runSeconds, 0.5), p95: percentileOf(runSeconds, 0.95) },
+        outcomes,
+      };
     },
   };
 }

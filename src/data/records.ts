@@ -1,8 +1,47 @@
 /** Rows the service stores but never sends as they are: the repositories read and write them, the row mapper builds them. */
-import type { FleetEvent, Lease, Webhook } from '../model';
+import type { AttemptOutcome, FleetEvent, Lease, LogLevel, TaskProgress, Webhook, WorkerKind } from '../model';
 
-/** A lease as stored: without its task (read with it), with when it ended. */
-export type LeaseRecord = Omit<Lease, 'task'> & { ended_at: string | null };
+/** What a lease records as its task's attempt: who claimed it, how it went, what it used. */
+export interface AttemptFields {
+  /** Its place among its task's leases, from 1. */
+  number: number;
+  /** Who claimed it; null for leases made before claims were recorded. */
+  worker_kind: WorkerKind | null;
+  worker_id: string | null;
+  outcome: AttemptOutcome | null;
+  error: string | null;
+  last_heartbeat_at: string | null;
+  progress: TaskProgress | null;
+  input_tokens: number;
+  output_tokens: number;
+  /** Whole millionths of a dollar. */
+  cost_micro_usd: number;
+  model: string | null;
+}
+
+/** A lease as stored: without its task (read with it), with when it ended and what its attempt recorded. */
+export type LeaseRecord = Omit<Lease, 'task'> & { ended_at: string | null } & AttemptFields;
+
+/** Usage a worker reports, as stored: money in whole millionths of a dollar. */
+export interface UsageDelta {
+  input_tokens: number;
+  output_tokens: number;
+  cost_micro_usd: number;
+  model: string | null;
+}
+
+/** A log line as stored. */
+export interface LogLineRecord {
+  id: string;
+  agent_id: string;
+  task_id: string;
+  lease_id: string;
+  attempt: number;
+  level: LogLevel;
+  message: string;
+  data: unknown;
+  at: string;
+}
 
 /** A user's account at a third-party provider (stored; never a response body). */
 export interface Identity {

@@ -1,4 +1,4 @@
-import type { EventRecord, IdempotencyRecord, Identity, LeaseRecord, ProviderTokenRecord, WebhookRecord } from './records';
+import type { EventRecord, IdempotencyRecord, Identity, LeaseRecord, LogLineRecord, ProviderTokenRecord, WebhookRecord } from './records';
 import type { Agent, AgentKey, AgentKeyScope, EventType, Post, PostSummary, Task, TaskSummary, User, WebhookAttempt, WebhookDelivery } from '../model';
 
 /**
@@ -10,6 +10,7 @@ export interface RowMapper {
   toTask(row: Record<string, unknown>): Task;
   toTaskSummary(row: Record<string, unknown>): TaskSummary;
   toLease(row: Record<string, unknown>): LeaseRecord;
+  toLogLine(row: Record<string, unknown>): LogLineRecord;
   /** Never copies the password hash. */
   toUser(row: Record<string, unknown>): User;
   toPost(row: Record<string, unknown>): Post;
@@ -115,6 +116,8 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       available_at: toIsoTimestamp(row.available_at),
       progress: json(row.progress) as Task['progress'],
       lease_id: nullableText(row.lease_id),
+      last_error: nullableText(row.last_error),
+      usage: usageOf(row),
     }),
     toLease: (row) => ({
       id: String(row.id),
@@ -125,6 +128,28 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       expires_at: toIsoTimestamp(row.expires_at),
       created_at: toIsoTimestamp(row.created_at),
       ended_at: toNullableIsoTimestamp(row.ended_at),
+      number: Number(row.number),
+      worker_kind: nullableText(row.worker_kind) as LeaseRecord['worker_kind'],
+      worker_id: nullableText(row.worker_id),
+      outcome: nullableText(row.outcome) as LeaseRecord['outcome'],
+      error: nullableText(row.error),
+      last_heartbeat_at: toNullableIsoTimestamp(row.last_heartbeat_at),
+      progress: json(row.progress) as LeaseRecord['progress'],
+      input_tokens: Number(row.input_tokens),
+      output_tokens: Number(row.output_tokens),
+      cost_micro_usd: Number(row.cost_micro_usd),
+      model: nullableText(row.model),
+    }),
+    toLogLine: (row) => ({
+      id: String(row.id),
+      agent_id: String(row.agent_id),
+      task_id: String(row.task_id),
+      lease_id: String(row.lease_id),
+      attempt: Number(row.attempt),
+      level: row.level as LogLineRecord['level'],
+      message: String(row.message),
+      data: row.data === null || row.data === undefined ? null : JSON.parse(String(row.data)),
+      at: toIsoTimestamp(row.at),
     }),
     toTaskSummary: (row) => ({
       id: String(row.id),
@@ -217,6 +242,14 @@ export function toIsoTimestamp(value: unknown): string {
   if (typeof value === 'number') return new Date(value).toISOString();
   if (typeof value === 'string') return new Date(value).toISOString();
   throw new TypeError(`Unexpected timestamp value of type ${typeof value}`);
+}
+
+/** Money is stored as whole millionths of a dollar (bigint: a string on pg) and read as dollars. */
+export const dollarsOf = (microUsd: unknown): number => Number(microUsd ?? 0) / 1_000_000;
+
+/** The usage summed on a row (a task's, a lease's). */
+export function usageOf(row: Record<string, unknown>): { input_tokens: number; output_tokens: number; cost_usd: number } {
+  return { input_tokens: Number(row.input_tokens ?? 0), output_tokens: Number(row.output_tokens ?? 0), cost_usd: dollarsOf(row.cost_micro_usd) };
 }
 
 function nullableText(value: unknown): string | null {

@@ -12,7 +12,9 @@ import { createPostsRepository, type PostsRepository } from './posts-repository'
 import { createProviderTokensRepository, type ProviderTokensRepository } from './provider-tokens-repository';
 import { createRowMapper } from './row-mapper';
 import { compileSessionsQueries, createSessionsRepository, type SessionsRepository } from './sessions-repository';
+import { createTaskLogsRepository, type TaskLogsRepository } from './task-logs-repository';
 import { compileTasksQueries, createTasksRepository, type TasksRepository } from './tasks-repository';
+import { createUsageRepository, type UsageRepository } from './usage-repository';
 import { createUsersRepository, type UsersRepository } from './users-repository';
 import { compileWebhooksQueries, createWebhooksRepository, type WebhooksRepository } from './webhooks-repository';
 
@@ -21,6 +23,10 @@ export interface Store {
   agents: AgentsRepository;
   tasks: TasksRepository;
   leases: LeasesRepository;
+  /** Workers' log lines, per task. */
+  taskLogs: TaskLogsRepository;
+  /** Usage per agent and hour. */
+  usage: UsageRepository;
   users: UsersRepository;
   posts: PostsRepository;
   identities: IdentitiesRepository;
@@ -49,6 +55,8 @@ export function createStore(db: Database): Store {
     let agentsRepository: AgentsRepository | undefined;
     let tasksRepository: TasksRepository | undefined;
     let leasesRepository: LeasesRepository | undefined;
+    let taskLogsRepository: TaskLogsRepository | undefined;
+    let usageRepository: UsageRepository | undefined;
     let usersRepository: UsersRepository | undefined;
     let postsRepository: PostsRepository | undefined;
     let identitiesRepository: IdentitiesRepository | undefined;
@@ -67,6 +75,12 @@ export function createStore(db: Database): Store {
       },
       get leases() {
         return (leasesRepository ??= createLeasesRepository(executor, mapper, postgres));
+      },
+      get taskLogs() {
+        return (taskLogsRepository ??= createTaskLogsRepository(executor, mapper));
+      },
+      get usage() {
+        return (usageRepository ??= createUsageRepository(executor));
       },
       get users() {
         return (usersRepository ??= createUsersRepository(executor, mapper, postgres));
@@ -106,7 +120,7 @@ export function createStore(db: Database): Store {
       writeEventsOnCommit(trx, writes);
       return work(bind(trx, writes.events));
     });
-    if (writes.lastId !== undefined) announceEventCommit(db, writes.lastId);
+    if (writes.lastId !== undefined) announceEventCommit(db, writes.lastId, writes.events);
     return result;
   };
   return bind(db, undefined);

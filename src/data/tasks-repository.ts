@@ -4,17 +4,19 @@ import type { Task, TaskStatus, TaskSummary } from '../model';
 import { newestPerGroup, runListQuery, type ColumnAllowList } from './collection-query';
 import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';
+import type { UsageDelta } from './records';
 import { toJsonColumn, type RowMapper } from './row-mapper';
 
 /**
  * Upper bounds of what a task adds as JSON beyond its stored bytes: keys, ids, timestamps,
- * status, priority, attempts, `null`s and punctuation (at most about 520 bytes of them for a
- * task), and its progress, which is not counted as stored: a message of 500 characters is at most
- * 3,000 bytes as JSON (control characters escaped as `\u0000`).
+ * status, priority, attempts, usage, `null`s and punctuation (at most about 650 bytes of them for
+ * a task), and its progress, which is not counted as stored: a message of 500 characters is at
+ * most 3,000 bytes as JSON (control characters escaped as `\u0000`). Its `last_error` is stored.
  */
 export const TASK_FIXED_BYTES = 4096;
 
-export type TaskChanges = Partial<Omit<Task, 'id' | 'agent_id' | 'created_at'>>;
+/** Usage is never set: it only grows, by addUsage. */
+export type TaskChanges = Partial<Omit<Task, 'id' | 'agent_id' | 'created_at' | 'usage'>>;
 
 export interface TasksRepository {
   /** `storedBytes`: what the task stores as JSON (see domain/quotas.ts). */
@@ -32,7 +34,11 @@ export interface TasksRepository {
    * available at `at`. Locked; on PostgreSQL a task another transaction holds is passed over.
    */
   nextClaimable(agentId: string, at: string): Promise<Task | undefined>;
+  /** Adds what a worker reported to the task's usage. */
+  addUsage(id: string, usage: UsageDelta): Promise<void>;
   countRunning(agentId: string): Promise<number>;
+  /** The agent's queued tasks that cannot be claimed before a later `available_at`. */
+  countWaiting(agentId: string, at: string): Promise<number>;
   countOf(agentId: string): Promise<number>;
   /** The bytes the deleted task stored, or undefined when there was no such task. */
   remove(agentId: string, id: string): Promise<number | undefined>;
@@ -61,8 +67,8 @@ const toColumns = (changes: TaskChanges): Record<string, unknown> => {
   return columns;
 };
 
-/** The columns of a Task, which it is read from: the compiler checks the list against Task. */
-const COLUMNS = Object.keys({
+/** The columns a Task is read from: its fields (the compiler checks the list against Task), its usage in three. */
+const FIELD_COLUMNS = Object.keys({
   id: true,
   agent_id: true,
   title: true,
@@ -81,10 +87,12 @@ const COLUMNS = Object.keys({
   available_at: true,
   progress: true,
   lease_id: true,
-} satisfies Record<keyof Task, true>) as Array<keyof Task>;
+  last_error: true,
+} satisfies Record<Exclude<keyof Task, 'usage'>, true>) as Array<Exclude<keyof Task, 'usage'>>;
+const COLUMNS = [...FIELD_COLUMNS, 'input_tokens', 'output_tokens', 'cost_micro_usd'];
 
-/** A task is inserted with what it stores too. */
-const INSERTED_COLUMNS = [...COLUMNS, 'stored_bytes'] as const;
+/** A task is inserted with what it stores too; its usage starts at the columns' zeros. */
+const INSERTED_COLUMNS = [...FIELD_COLUMNS, 'stored_bytes'] as const;
 
 type FindQuery = CompiledQuery<'id' | 'agentId', Record<string, unknown> | undefined>;
 
@@ -114,7 +122,8 @@ export function compileTasksQueries(db: Knex, canLock: boolean): TasksQueries {
 export function createTasksRepository(db: Executor, mapper: RowMapper, postgres: boolean, queries: TasksQueries): TasksRepository {
   return {
     async insert(task, storedBytes) {
-      await queries.insert.run(db, { ...task, input: toJsonColumn(task.input), result: toJsonColumn(task.result), progress: toJsonColumn(task.progress), stored_bytes: storedBytes });
+      const { usage: _usage, ...fields } = task;
+      await queries.insert.run(db, { ...fields, input: toJsonColumn(task.input), result: toJsonColumn(task.result), progress: toJsonColumn(task.progress), stored_bytes: storedBytes });
       return task;
     },
     async find(agentId, id, options = {}) {
@@ -163,8 +172,21 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, postgres:
       const row = await query;
       return row ? mapper.toTask(row) : undefined;
     },
+    async addUsage(id, usage) {
+      await db('tasks')
+        .where({ id })
+        .update({
+          input_tokens: db.raw('input_tokens + ?', [usage.input_tokens]),
+          output_tokens: db.raw('output_tokens + ?', [usage.output_tokens]),
+          cost_micro_usd: db.raw('cost_micro_usd + ?', [usage.cost_micro_usd]),
+        });
+    },
     async countRunning(agentId) {
       const row = await db('tasks').where({ agent_id: agentId, status: 'running' }).count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+    async countWaiting(agentId, at) {
+      const row = await db('tasks').where({ agent_id: agentId, status: 'queued' }).andWhere('available_at', '>', at).count({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
     async countOf(agentId) {

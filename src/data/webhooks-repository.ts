@@ -48,6 +48,15 @@ export interface WebhooksRepository {
   newestEventId(): Promise<number>;
   /** An endpoint's deliveries, newest first, each with its attempts (oldest first). */
   listDeliveries(webhookId: string, query: ListQuery): Promise<ListResult<WebhookDelivery>>;
+  /** One delivery of the endpoint, with its attempts (oldest first). */
+  findDelivery(webhookId: string, deliveryId: string): Promise<WebhookDelivery | undefined>;
+  /**
+   * Makes one delivery of the endpoint `pending` and due at `at`, whatever its status, in one
+   * atomic UPDATE that also drops an expired claim (its sender's late record is then refused):
+   * `claimed` when a sender holds a live claim of it (nothing is written), `missing` when the
+   * endpoint has no such delivery.
+   */
+  makeDue(webhookId: string, deliveryId: string, at: string): Promise<'due' | 'claimed' | 'missing'>;
 
   /**
    * In a transaction: the fan-out mark, locked until the transaction ends; undefined when another
@@ -90,6 +99,17 @@ export function createWebhooksRepository(db: Executor, mapper: RowMapper, postgr
     const { secret_sealed: _secret, after_event_id: _after, ...webhook } = mapper.toWebhook({ ...row, secret_sealed: '', after_event_id: 0 });
     return webhook;
   };
+  /** Deliveries' rows with their attempts, oldest first, read in one query. */
+  const withAttempts = async (rows: Array<Record<string, unknown>>): Promise<WebhookDelivery[]> => {
+    const ids = rows.map((row) => String(row.id));
+    const attempts: Array<Record<string, unknown>> = ids.length === 0 ? [] : await db('webhook_attempts').select('*').whereIn('delivery_id', ids).orderBy('id', 'asc');
+    const byDelivery = new Map<string, Array<Record<string, unknown>>>();
+    for (const attempt of attempts) {
+      const key = String(attempt.delivery_id);
+      byDelivery.set(key, [...(byDelivery.get(key) ?? []), attempt]);
+    }
+    return rows.map((row) => ({ ...mapper.toWebhookDelivery(row), attempt_log: (byDelivery.get(String(row.id)) ?? []).map(mapper.toWebhookAttempt) }));
+  };
   return {
     async insert(webhook) {
       await db('webhooks').insert({ ...webhook, types: webhook.types === null ? null : webhook.types.join(' ') });
@@ -127,17 +147,22 @@ export function createWebhooksRepository(db: Executor, mapper: RowMapper, postgr
     },
     async listDeliveries(webhookId, query) {
       const result = await runListQuery(db('webhook_deliveries').select(DELIVERY_COLUMNS).where({ webhook_id: webhookId }), query, { created_at: 'time' });
-      const ids = result.items.map((row) => String(row.id));
-      const attempts: Array<Record<string, unknown>> = ids.length === 0 ? [] : await db('webhook_attempts').select('*').whereIn('delivery_id', ids).orderBy('id', 'asc');
-      const byDelivery = new Map<string, Array<Record<string, unknown>>>();
-      for (const attempt of attempts) {
-        const key = String(attempt.delivery_id);
-        byDelivery.set(key, [...(byDelivery.get(key) ?? []), attempt]);
-      }
-      return {
-        ...result,
-        items: result.items.map((row) => ({ ...mapper.toWebhookDelivery(row), attempt_log: (byDelivery.get(String(row.id)) ?? []).map(mapper.toWebhookAttempt) })),
-      };
+      return { ...result, items: await withAttempts(result.items) };
+    },
+    async findDelivery(webhookId, deliveryId) {
+      if (!isId(deliveryId)) return undefined;
+      const row: Record<string, unknown> | undefined = await db('webhook_deliveries').select(DELIVERY_COLUMNS).where({ id: deliveryId, webhook_id: webhookId }).first();
+      return row ? (await withAttempts([row]))[0] : undefined;
+    },
+    async makeDue(webhookId, deliveryId, at) {
+      if (!isId(deliveryId)) return 'missing';
+      const updated = await db('webhook_deliveries')
+        .where({ id: deliveryId, webhook_id: webhookId })
+        .andWhere((free) => free.whereNull('locked_until').orWhere('locked_until', '<=', at))
+        .update({ status: 'pending', next_attempt_at: at, locked_until: null, claim_token: null, updated_at: at });
+      if (Number(updated) > 0) return 'due';
+      const row = await db('webhook_deliveries').select('id').where({ id: deliveryId, webhook_id: webhookId }).first();
+      return row ? 'claimed' : 'missing';
     },
 
     async lockFanoutMark() {

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { EventRecord } from '../data/records';
+import type { EventRecord, NewEvent } from '../data/records';
 import type { Store } from '../data/store';
 import { isId, now } from '../data/ids';
 import { agentNotFound, eventsExpired } from '../errors';
@@ -31,9 +31,23 @@ export function recordAgentEvent(tx: Store, type: Extract<EventType, `agent.${st
   tx.events.record({ type, occurred_at: now(), agent_id: agent.id, owner_id: agent.owner_id, task_id: null, data });
 }
 
-/** Records an event of one of the agent's tasks in the caller's transaction. */
-export function recordTaskEvent(tx: Store, type: Extract<EventType, `task.${string}`>, agent: Pick<Agent, 'id' | 'owner_id'>, taskId: string, data: Fields): void {
-  tx.events.record({ type, occurred_at: now(), agent_id: agent.id, owner_id: agent.owner_id, task_id: taskId, data });
+/** Records an event of one of the agent's tasks in the caller's transaction; answers it. */
+export function recordTaskEvent(tx: Store, type: Extract<EventType, `task.${string}`>, agent: Pick<Agent, 'id' | 'owner_id'>, taskId: string, data: Fields): NewEvent {
+  const event: NewEvent = { type, occurred_at: now(), agent_id: agent.id, owner_id: agent.owner_id, task_id: taskId, data };
+  tx.events.record(event);
+  return event;
+}
+
+/**
+ * The task before and after the change a recorded event describes, kept beside the event in this
+ * process's memory only (never written): what observers of committed events (the metrics) need
+ * beyond the changed fields, such as when the task was created or its attempt started.
+ */
+const taskVersions = new WeakMap<NewEvent, { before: Task; after: Task }>();
+
+/** The task's versions either side of `event`'s change, when recordTaskChange recorded it in this process. */
+export function taskVersionsOf(event: NewEvent): { before: Task; after: Task } | undefined {
+  return taskVersions.get(event);
 }
 
 /** `agent.updated` with what changed, unless nothing but its version stamp did. */
@@ -42,12 +56,22 @@ export function recordAgentChange(tx: Store, before: Agent, after: Agent): void 
   if (changesAnything(changes)) recordAgentEvent(tx, 'agent.updated', after, changes);
 }
 
-/** The event of a task's change: its outcome when it reached one, else `fallback`. */
-export function recordTaskChange(tx: Store, agent: Pick<Agent, 'id' | 'owner_id'>, before: Task, after: Task, fallback: Extract<EventType, `task.${string}`> = 'task.updated'): void {
+/** The event of a task's change: its outcome when it reached one, else `fallback`; `context` says more than the fields (why a task was queued again). */
+export function recordTaskChange(
+  tx: Store,
+  agent: Pick<Agent, 'id' | 'owner_id'>,
+  before: Task,
+  after: Task,
+  fallback: Extract<EventType, `task.${string}`> = 'task.updated',
+  context: Fields = {},
+): void {
   const changes = changesOf(before, after);
   if (!changesAnything(changes)) return;
   const type = after.status === before.status ? fallback : (OUTCOME_EVENTS[after.status] ?? fallback);
-  recordTaskEvent(tx, type, agent, after.id, changes);
+  // The title, changed or not, names the task to whoever reads the event (a feed, a webhook's
+  // receiver); `previous_title`, as `previous_status`, says that it changed.
+  const named = { title: after.title, ...('title' in changes ? { previous_title: before.title } : {}) };
+  taskVersions.set(recordTaskEvent(tx, type, agent, after.id, { ...changes, ...context, ...named }), { before, after });
 }
 
 const OUTCOME_EVENTS: Partial<Record<Task['status'], Extract<EventType, `task.${string}`>>> = {

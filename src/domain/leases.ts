@@ -1,11 +1,12 @@
-import type { LeaseRecord } from '../data/records';
+import type { LeaseRecord, UsageDelta } from '../data/records';
 import type { Store } from '../data/store';
 import { newId, nextTimestamp, now } from '../data/ids';
-import { agentNotFound, leaseLost, leaseNotFound, stateConflict, type LeaseEnd } from '../errors';
-import type { Agent, Lease, LeaseUpdate, Task } from '../model';
+import { agentNotFound, invalidValue, leaseLost, leaseNotFound, stateConflict, type LeaseEnd } from '../errors';
+import type { Agent, Lease, LeaseUpdate, LogLineCreate, Task, UsageIncrement, WorkerKind } from '../model';
 import { ownerScope, type Principal } from './access';
 import { canStartTasks } from './agent-status';
 import { chargeStoredBytes, recordStoredBytes, taskBytes, type Quotas } from './quotas';
+import { jsonBytes } from './quotas';
 import { recordTaskChange } from './events';
 import { assertJsonSize, followTaskStatus } from './tasks';
 import type { TaskWakeups } from './task-wakeups';
@@ -24,6 +25,8 @@ export interface WorkQueue {
   retry: RetryPolicy;
   wakeups: TaskWakeups;
   quotas: Quotas;
+  /** The most log lines a task keeps (the oldest go first); 10,000 when not set. */
+  logLinesPerTask?: number;
 }
 
 export const DEFAULT_TTL_SECONDS = 60;
@@ -52,8 +55,37 @@ function effectiveStatus(lease: LeaseRecord, at: string): Lease['status'] {
 }
 
 function present(lease: LeaseRecord, task: Task, at: string): Lease {
-  const { ended_at: _ended, ...fields } = lease;
-  return { ...fields, status: effectiveStatus(lease, at), task };
+  const { id, agent_id, task_id, ttl_seconds, expires_at, created_at } = lease;
+  return { id, agent_id, task_id, status: effectiveStatus(lease, at), ttl_seconds, expires_at, created_at, task };
+}
+
+/** The credential a claim records as its attempt's worker (a service key by its number, never the key). */
+export function workerOf(principal: Principal): { kind: WorkerKind; id: string } {
+  if (principal.kind === 'user') return { kind: 'user', id: principal.user.id };
+  if (principal.kind === 'service') return { kind: 'service_key', id: `service-key-${principal.keyNumber}` };
+  return { kind: 'agent_key', id: principal.keyId };
+}
+
+/** The hour an instant falls in, as an ISO timestamp. */
+const hourOf = (iso: string) => `${iso.slice(0, 13)}:00:00.000Z`;
+
+/** What a worker reported, as stored: dollars in whole millionths. */
+function usageDelta(usage: UsageIncrement): UsageDelta {
+  return {
+    input_tokens: usage.input_tokens ?? 0,
+    output_tokens: usage.output_tokens ?? 0,
+    cost_micro_usd: Math.round((usage.cost_usd ?? 0) * 1_000_000),
+    model: usage.model ?? null,
+  };
+}
+
+/** Adds reported usage to the attempt, its task and its agent's hour, in the caller's transaction. */
+async function recordUsage(tx: Store, lease: LeaseRecord, usage: UsageIncrement | undefined, at: string): Promise<void> {
+  if (usage === undefined) return;
+  const delta = usageDelta(usage);
+  await tx.leases.addUsage(lease.id, delta);
+  await tx.tasks.addUsage(lease.task_id, delta);
+  await tx.usage.add(lease.agent_id, hourOf(at), delta);
 }
 
 /** Refuses a lease that is no longer `active` (at `at`): 409 `LEASE_LOST`, naming what ended it. */
@@ -124,6 +156,7 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
     const task = await tx.tasks.nextClaimable(agentId, at);
     if (!task) return undefined;
     const timestamp = nextTimestamp(task.updated_at);
+    const worker = workerOf(principal);
     const lease: LeaseRecord = {
       id: newId(),
       agent_id: agentId,
@@ -133,6 +166,17 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
       expires_at: addMs(timestamp, ttlSeconds * 1000),
       created_at: timestamp,
       ended_at: null,
+      number: (await tx.leases.countOfTask(task.id)) + 1,
+      worker_kind: worker.kind,
+      worker_id: worker.id,
+      outcome: null,
+      error: null,
+      last_heartbeat_at: null,
+      progress: null,
+      input_tokens: 0,
+      output_tokens: 0,
+      cost_micro_usd: 0,
+      model: null,
     };
     const running = await tx.tasks.update(
       task.id,
@@ -176,8 +220,13 @@ export async function updateLease(queue: WorkQueue, principal: Principal, agentI
     const task = await leasedTask(tx, found);
     const at = now();
     assertActive(found, at);
-    const ended = await tx.leases.updateActive(found.id, { status: 'completed', ended_at: at, expires_at: at }, at);
+    const ended = await tx.leases.updateActive(
+      found.id,
+      { status: 'completed', ended_at: at, expires_at: at, outcome: update.status, error: update.status === 'failed' ? update.error : null },
+      at,
+    );
     if (!ended) return lostNow(tx, found, at);
+    await recordUsage(tx, ended, update.usage, at);
     const outcome =
       update.status === 'succeeded'
         ? await settle(tx, agent, task, { status: 'succeeded', result: update.result ?? null }, at, queue)
@@ -189,7 +238,13 @@ export async function updateLease(queue: WorkQueue, principal: Principal, agentI
   return lease;
 }
 
-function heartbeat(store: Store, principal: Principal, agentId: string, leaseId: string, update: { ttl_seconds?: number; progress?: Task['progress'] }): Promise<Lease> {
+function heartbeat(
+  store: Store,
+  principal: Principal,
+  agentId: string,
+  leaseId: string,
+  update: { ttl_seconds?: number; progress?: Task['progress']; usage?: UsageIncrement },
+): Promise<Lease> {
   return store.transaction(async (tx) => {
     const agent = await findAgent(tx, principal, agentId, false);
     const found = await findLease(tx, agentId, leaseId);
@@ -198,8 +253,14 @@ function heartbeat(store: Store, principal: Principal, agentId: string, leaseId:
     const at = now();
     assertActive(found, at);
     const ttlSeconds = update.ttl_seconds ?? found.ttl_seconds;
-    const extended = await tx.leases.updateActive(found.id, { ttl_seconds: ttlSeconds, expires_at: addMs(at, ttlSeconds * 1000) }, at);
+    const extended = await tx.leases.updateActive(
+      found.id,
+      { ttl_seconds: ttlSeconds, expires_at: addMs(at, ttlSeconds * 1000), last_heartbeat_at: at, ...(update.progress === undefined ? {} : { progress: update.progress }) },
+      at,
+    );
     if (!extended) return lostNow(tx, found, at);
+    await recordUsage(tx, extended, update.usage, at);
+    if (update.usage !== undefined) task = (await tx.tasks.find(agentId, task.id)) ?? task;
     if (update.progress !== undefined) {
       const changed = await tx.tasks.update(task.id, 'running', { progress: update.progress, updated_at: nextTimestamp(task.updated_at) }, 0);
       if (!changed) throw new Error(`task ${task.id} changed under its lock`);
@@ -218,8 +279,8 @@ export async function releaseLease(queue: WorkQueue, principal: Principal, agent
     const task = await leasedTask(tx, found);
     const at = now();
     assertActive(found, at);
-    if (!(await tx.leases.updateActive(found.id, { status: 'released', ended_at: at, expires_at: at }, at))) await lostNow(tx, found, at);
-    await requeue(tx, agent, task, { attempts: Math.max(0, task.attempts - 1), available_at: at }, at);
+    if (!(await tx.leases.updateActive(found.id, { status: 'released', ended_at: at, expires_at: at, outcome: 'released' }, at))) await lostNow(tx, found, at);
+    await requeue(tx, agent, task, { attempts: Math.max(0, task.attempts - 1), available_at: at }, at, { reason: 'released', error: null });
   });
   queue.wakeups.notify(agentId);
 }
@@ -234,30 +295,43 @@ type Outcome = { status: 'succeeded'; result: unknown } | { status: 'failed'; er
  */
 async function settle(tx: Store, agent: Agent, task: Task, outcome: Outcome, at: string, queue: WorkQueue): Promise<Task> {
   if (outcome.status === 'failed' && outcome.retry && task.attempts < task.max_attempts) {
-    return requeue(tx, agent, task, { available_at: addMs(at, retryDelayMs(task.attempts, queue.retry)) }, at);
+    const reason = outcome.byService ? 'expired' : 'failed';
+    const changes = { available_at: addMs(at, retryDelayMs(task.attempts, queue.retry)), last_error: outcome.error };
+    const updated = await requeue(tx, agent, task, changes, at, { reason, error: outcome.error });
+    await chargeOutcome(tx, agent, taskBytes(updated) - taskBytes(task), outcome, queue);
+    return updated;
   }
   const timestamp = nextTimestamp(task.updated_at);
   const changes =
     outcome.status === 'succeeded'
       ? { status: 'succeeded' as const, result: outcome.result, finished_at: timestamp, updated_at: timestamp, lease_id: null }
-      : { status: 'failed' as const, error: outcome.error, finished_at: timestamp, updated_at: timestamp, lease_id: null };
+      : { status: 'failed' as const, error: outcome.error, last_error: outcome.error, finished_at: timestamp, updated_at: timestamp, lease_id: null };
   const bytesDelta = taskBytes({ ...task, ...changes }) - taskBytes(task);
   const updated = await tx.tasks.update(task.id, 'running', changes, bytesDelta);
   if (!updated) throw new Error(`task ${task.id} changed under its lock`);
   recordTaskChange(tx, agent, task, updated);
   await followTaskStatus(tx, agent, 'running', updated.status);
-  await tx.agents.addStoredBytes(agent.id, bytesDelta);
-  // A worker's outcome is charged as the owner's own write would be.
-  if (outcome.status === 'failed' && outcome.byService) await recordStoredBytes(tx, agent.owner_id, bytesDelta);
-  else await chargeStoredBytes(tx, agent.owner_id, bytesDelta, queue.quotas, agentNotFound);
+  await chargeOutcome(tx, agent, bytesDelta, outcome, queue);
   return updated;
 }
 
-async function requeue(tx: Store, agent: Agent, task: Task, changes: { attempts?: number; available_at: string }, at: string): Promise<Task> {
+/** What an outcome stores (its result, its error) is the agent's and its owner's: a worker's is charged as the owner's own write would be. */
+async function chargeOutcome(tx: Store, agent: Agent, bytesDelta: number, outcome: Outcome, queue: WorkQueue): Promise<void> {
+  if (bytesDelta === 0) return;
+  await tx.agents.addStoredBytes(agent.id, bytesDelta);
+  if (outcome.status === 'failed' && outcome.byService) await recordStoredBytes(tx, agent.owner_id, bytesDelta);
+  else await chargeStoredBytes(tx, agent.owner_id, bytesDelta, queue.quotas, agentNotFound);
+}
+
+/** Why a task went back to the queue, as its `task.requeued` event says. */
+type Requeue = { reason: 'failed' | 'expired' | 'released'; error: string | null };
+
+async function requeue(tx: Store, agent: Agent, task: Task, changes: { attempts?: number; available_at: string; last_error?: string }, at: string, why: Requeue): Promise<Task> {
   const timestamp = nextTimestamp(task.updated_at > at ? task.updated_at : at);
-  const updated = await tx.tasks.update(task.id, 'running', { status: 'queued', started_at: null, lease_id: null, updated_at: timestamp, ...changes }, 0);
+  const bytesDelta = changes.last_error === undefined ? 0 : taskBytes({ ...task, last_error: changes.last_error }) - taskBytes(task);
+  const updated = await tx.tasks.update(task.id, 'running', { status: 'queued', started_at: null, lease_id: null, updated_at: timestamp, ...changes }, bytesDelta);
   if (!updated) throw new Error(`task ${task.id} changed under its lock`);
-  recordTaskChange(tx, agent, task, updated, 'task.requeued');
+  recordTaskChange(tx, agent, task, updated, 'task.requeued', why);
   await followTaskStatus(tx, agent, 'running', 'queued');
   return updated;
 }
@@ -269,7 +343,7 @@ async function requeue(tx: Store, agent: Agent, task: Task, changes: { attempts?
  */
 async function expireLocked(tx: Store, agent: Agent, lease: LeaseRecord, at: string, queue: WorkQueue): Promise<Agent> {
   const task = await tx.tasks.find(agent.id, lease.task_id, { lock: true });
-  const ended = await tx.leases.updateActive(lease.id, { status: 'expired', ended_at: at });
+  const ended = await tx.leases.updateActive(lease.id, { status: 'expired', ended_at: at, outcome: 'expired', error: LEASE_EXPIRED_ERROR });
   if (!ended || !task || task.lease_id !== lease.id || task.status !== 'running') return agent;
   const retry = task.attempts < task.max_attempts;
   await settle(tx, agent, task, { status: 'failed', error: LEASE_EXPIRED_ERROR, retry, byService: true }, at, queue);
@@ -297,4 +371,47 @@ export async function sweepExpiredLeases(queue: WorkQueue, at: string = now()): 
     if (requeued) queue.wakeups.notify(candidate.agent_id);
   }
   return ended;
+}
+
+export const DEFAULT_LOG_LINES_PER_TASK = 10_000;
+/** The furthest back a worker may date a log line, and the furthest ahead (clocks drift). */
+const LOG_PAST_MS = 24 * 3_600_000;
+const LOG_FUTURE_MS = 60_000;
+/** The most a line's `data` may take, as JSON. */
+export const LOG_DATA_MAX_BYTES = 8192;
+
+/**
+ * Appends a worker's log lines to its leased task, tagged with the attempt, in one transaction: the
+ * whole batch or nothing. A lease that is no longer active (checked under the task's lock, which
+ * every end of a lease takes) writes nothing.
+ */
+export async function appendLogs(queue: WorkQueue, principal: Principal, agentId: string, leaseId: string, lines: LogLineCreate[]): Promise<void> {
+  const at = now();
+  const problems = lines.flatMap((line, index) => {
+    const found: Array<{ field: string; in: 'body'; message: string }> = [];
+    if (line.data !== undefined && jsonBytes(line.data) > LOG_DATA_MAX_BYTES) found.push({ field: `lines/${index}/data`, in: 'body', message: `must be at most ${LOG_DATA_MAX_BYTES} bytes as JSON` });
+    const stamped = line.at === undefined ? undefined : Date.parse(line.at);
+    if (stamped !== undefined && (stamped < Date.parse(at) - LOG_PAST_MS || stamped > Date.parse(at) + LOG_FUTURE_MS)) {
+      found.push({ field: `lines/${index}/at`, in: 'body', message: 'must be within the last day (and at most a minute ahead)' });
+    }
+    return found;
+  });
+  if (problems.length > 0) throw invalidValue('Some log lines cannot be kept', problems);
+  await queue.store.transaction(async (tx) => {
+    await findAgent(tx, principal, agentId, false);
+    const lease = await findLease(tx, agentId, leaseId);
+    await leasedTask(tx, lease);
+    assertActive(lease, now());
+    const rows = lines.map((line) => ({
+      agent_id: agentId,
+      task_id: lease.task_id,
+      lease_id: lease.id,
+      attempt: lease.number,
+      level: line.level,
+      message: line.message,
+      data: line.data ?? null,
+      at: line.at === undefined ? at : new Date(line.at).toISOString(),
+    }));
+    await tx.taskLogs.append(lease.task_id, rows, queue.logLinesPerTask ?? DEFAULT_LOG_LINES_PER_TASK);
+  });
 }

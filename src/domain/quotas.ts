@@ -15,8 +15,8 @@ export function jsonBytes(value: unknown): number {
 }
 
 /** What a task stores that can be large: its texts and JSON, each measured as JSON. */
-export function taskBytes(task: Pick<Task, 'title' | 'description' | 'input' | 'result' | 'error'>): number {
-  return jsonBytes(task.title) + jsonBytes(task.description) + jsonBytes(task.input) + jsonBytes(task.result) + jsonBytes(task.error);
+export function taskBytes(task: Pick<Task, 'title' | 'description' | 'input' | 'result' | 'error' | 'last_error'>): number {
+  return jsonBytes(task.title) + jsonBytes(task.description) + jsonBytes(task.input) + jsonBytes(task.result) + jsonBytes(task.error) + jsonBytes(task.last_error);
 }
 
 export function postBytes(post: Pick<Post, 'title' | 'body'>): number {

@@ -57,6 +57,8 @@ export async function createTask(store: Store, principal: Principal, agentId: st
       available_at: timestamp,
       progress: null,
       lease_id: null,
+      last_error: null,
+      usage: { input_tokens: 0, output_tokens: 0, cost_usd: 0 },
     };
     const bytes = taskBytes(task);
     await tx.tasks.insert(task, bytes);
@@ -92,7 +94,7 @@ export function updateTask(
     const updated = await tx.tasks.update(task.id, task.status, changes, bytesDelta);
     if (!updated) throw stateConflict('The task changed while this request was handled; read it and retry');
     // The owner's cancel is the one change a leased task takes from outside its lease: it ends the lease.
-    if (task.lease_id !== null) await tx.leases.updateActive(task.lease_id, { status: 'cancelled', ended_at: changes.updated_at ?? now() });
+    if (task.lease_id !== null) await tx.leases.updateActive(task.lease_id, { status: 'cancelled', ended_at: changes.updated_at ?? now(), outcome: 'cancelled' });
     recordTaskChange(tx, agent, task, updated);
     if (updated.status !== task.status) await followTaskStatus(tx, agent, task.status, updated.status);
     await tx.agents.addStoredBytes(agentId, bytesDelta);
@@ -106,7 +108,7 @@ export function deleteTask(store: Store, principal: Principal, agentId: string, 
     const { agent, task } = await lockTask(tx, principal, agentId, taskId, precondition);
     const storedBytes = await tx.tasks.remove(agentId, taskId);
     if (storedBytes === undefined) throw taskNotFound();
-    recordTaskEvent(tx, 'task.deleted', agent, task.id, { id: task.id, status: task.status });
+    recordTaskEvent(tx, 'task.deleted', agent, task.id, { id: task.id, status: task.status, title: task.title });
     if (task.status === 'running') await followTaskStatus(tx, agent, 'running', 'cancelled');
     await tx.agents.addStoredBytes(agentId, -storedBytes);
     await releaseStoredBytes(tx, agent.owner_id, storedBytes);
@@ -168,6 +170,7 @@ function planTaskChanges(agent: Agent, task: Task, patch: TaskUpdate): TaskChang
     if (isTerminal(target)) changes.finished_at = timestamp;
     if (target === 'succeeded') changes.result = patch.result ?? null;
     if (target === 'failed') changes.error = patch.error ?? null;
+    if (target === 'failed' && patch.error !== undefined) changes.last_error = patch.error;
     if (task.lease_id !== null) changes.lease_id = null;
   }
   return changes;

@@ -78,10 +78,16 @@ export interface AttemptResult {
 
 /**
  * Records an attempt: the delivery succeeded, waits for its next attempt (the schedule's delay
- * for this retry, from the attempt's end), or failed once the schedule is spent. False when the
- * claim was lost meanwhile (the endpoint was deleted, or the lease expired and another took it).
+ * for this retry, from the attempt's end), or failed once the schedule is spent. Answers the
+ * delivery's status now; undefined when the claim was lost meanwhile (the endpoint was deleted, or
+ * the lease expired and another took it).
  */
-export async function recordAttempt(store: Store, claim: ClaimedDelivery, result: AttemptResult, retryScheduleMs: readonly number[]): Promise<boolean> {
+export async function recordAttempt(
+  store: Store,
+  claim: ClaimedDelivery,
+  result: AttemptResult,
+  retryScheduleMs: readonly number[],
+): Promise<AttemptRecord['delivery_status'] | undefined> {
   const endedAt = result.startedAt + result.durationMs;
   const retry = retryScheduleMs[claim.attempts];
   const record: AttemptRecord = {
@@ -93,5 +99,5 @@ export async function recordAttempt(store: Store, claim: ClaimedDelivery, result
     delivery_status: result.error === null ? 'succeeded' : retry === undefined ? 'failed' : 'pending',
     next_attempt_at: result.error === null || retry === undefined ? null : new Date(endedAt + retry).toISOString(),
   };
-  return store.transaction((tx) => tx.webhooks.recordAttempt(claim, record));
+  return (await store.transaction((tx) => tx.webhooks.recordAttempt(claim, record))) ? record.delivery_status : undefined;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isForeignKeyViolation } from '../data/database-errors';
 import { newId, nextTimestamp } from '../data/ids';
 import type { Store } from '../data/store';
-import { notAuthenticated, webhookNotFound } from '../errors';
+import { notAuthenticated, stateConflict, webhookDeliveryNotFound, webhookNotFound } from '../errors';
 import type { Webhook, WebhookCreate, WebhookCreated, WebhookDelivery, WebhookUpdate } from '../model';
 import { assertNotAgentKey, ownerOf, ownerScope, type Principal } from './access';
 import type { ListQuery, ListResult } from './collection';
@@ -115,4 +115,21 @@ export async function deleteWebhook(store: Store, principal: Principal, webhookI
 export async function listWebhookDeliveries(store: Store, principal: Principal, webhookId: string, query: ListQuery): Promise<ListResult<WebhookDelivery>> {
   await findManaged(store, principal, webhookId);
   return store.webhooks.listDeliveries(webhookId, query);
+}
+
+/**
+ * Sends a delivery again: it is `pending` and due now, whatever its status (a pending one is
+ * brought forward), and the senders of every process take it as any due delivery, one attempt at
+ * a time. Refused (409) while a sender holds it, and while the endpoint is disabled (nothing is
+ * sent to it). Answers the delivery as the log lists it.
+ */
+export async function retryWebhookDelivery(store: Store, principal: Principal, webhookId: string, deliveryId: string, clock: () => number = Date.now): Promise<WebhookDelivery> {
+  const webhook = await findManaged(store, principal, webhookId);
+  if (!(await store.webhooks.findDelivery(webhookId, deliveryId))) throw webhookDeliveryNotFound();
+  if (!webhook.enabled) throw stateConflict('The webhook is disabled and is sent nothing: enable it, then send the delivery again');
+  const outcome = await store.webhooks.makeDue(webhookId, deliveryId, new Date(clock()).toISOString());
+  if (outcome === 'claimed') throw stateConflict('An attempt of this delivery is under way: its outcome will be in the delivery log');
+  // Missing now: the endpoint was deleted meanwhile, its deliveries with it.
+  if (outcome === 'missing') throw webhookDeliveryNotFound();
+  return (await store.webhooks.findDelivery(webhookId, deliveryId)) ?? Promise.reject(webhookDeliveryNotFound());
 }

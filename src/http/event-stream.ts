@@ -226,7 +226,7 @@ export function createEventStreams(store: Store, feed: EventFeed, settings: Even
   };
 }
 
-const STREAM_HEADERS = {
+export const STREAM_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   'Cache-Control': 'no-store',
   // nginx and its kin buffer responses unless told not to: a stream must reach its reader as it is written.

@@ -24,7 +24,29 @@ export interface Metrics {
   dependencyFailures: Counter<'dependency' | 'reason'>;
   /** 1 while a dependency is in use, 0 while it is skipped (Redis behind its open circuit). */
   dependencyUp: Gauge<'dependency'>;
+  /**
+   * The work queue, counted from the task events this process commits (src/http/fleet-metrics.ts).
+   * No agent label: a counter's series must keep its identity, and which agents are the busiest
+   * (the queue gauges' bounded label) changes from one scrape to the next; a fleet's per-agent
+   * history is in its events.
+   */
+  taskWait: Histogram;
+  taskRun: Histogram;
+  taskOutcomes: Counter<'outcome'>;
+  taskRetries: Counter;
+  leaseExpirations: Counter;
+  /** Webhook attempts recorded by this process's delivery engine, by what became of the delivery. */
+  webhookDeliveries: Counter<'outcome'>;
 }
+
+/**
+ * The fleet's queue gauges (src/http/fleet-metrics.ts), read at each scrape from the database every
+ * process shares: each process reports the same fleet.
+ */
+export const FLEET_GAUGES = ['fleet_tasks_queued', 'fleet_tasks_running'] as const;
+
+/** Seconds from a minute's fraction to a day: how long tasks wait, and run. */
+const TASK_SECONDS_BUCKETS = [0.1, 0.5, 1, 5, 15, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 24 * 3600];
 
 /** One registry per app, so several apps in one process (tests) keep separate counts. */
 export function createMetrics(): Metrics {
@@ -98,6 +120,40 @@ export function createMetrics(): Metrics {
       name: 'dependency_up',
       help: 'Whether a dependency is in use: redis is 0 while its circuit is open (rate limits and sign-in counting fall back).',
       labelNames: ['dependency'],
+      registers: [registry],
+    }),
+    taskWait: new Histogram({
+      name: 'fleet_task_wait_seconds',
+      help: 'Time from a task\'s creation to the lease of its first attempt (a released lease gives its attempt back: the next lease is observed again).',
+      buckets: TASK_SECONDS_BUCKETS,
+      registers: [registry],
+    }),
+    taskRun: new Histogram({
+      name: 'fleet_task_run_seconds',
+      help: 'Time from the lease of a task\'s last attempt to its outcome (succeeded or failed).',
+      buckets: TASK_SECONDS_BUCKETS,
+      registers: [registry],
+    }),
+    taskOutcomes: new Counter({
+      name: 'fleet_task_outcomes_total',
+      help: 'Tasks that reached an outcome, by outcome (succeeded, failed).',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    taskRetries: new Counter({
+      name: 'fleet_task_retries_total',
+      help: 'Tasks queued again after a failed attempt or an expired lease (a released lease is no retry).',
+      registers: [registry],
+    }),
+    leaseExpirations: new Counter({
+      name: 'fleet_lease_expirations_total',
+      help: 'Leases that expired: their task was queued again, or failed with "lease expired".',
+      registers: [registry],
+    }),
+    webhookDeliveries: new Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Webhook attempts by outcome: succeeded, retrying (failed, another attempt is scheduled) or failed (failed, the retries are spent).',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };

@@ -1,6 +1,7 @@
 import type { Worker } from 'node:cluster';
 import { AggregatorRegistry, Registry, type Aggregator } from 'prom-client';
 import { answerIpc, createIpcCaller, type IpcLink } from './cluster-ipc';
+import { FLEET_GAUGES } from '../http/observability';
 
 const METRICS_CHANNEL = 'agent-fleet:metrics';
 /** Well inside Prometheus's default scrape timeout (10 s). */
@@ -35,7 +36,11 @@ export class ClusterRegistry extends Registry {
 
   override async metrics(): Promise<string> {
     const perWorker = await Promise.all([...this.collectors.values()].map((collect) => collect(null)));
-    const combined = perWorker.map((metrics) => metrics.map((sample) => ({ ...sample, aggregator: AGGREGATORS[sample.name] ?? sample.aggregator })));
+    // The fleet's gauges are read from the database every worker shares: one worker's reading is the
+    // fleet's (a sum would count it once per worker, and readings a moment apart could label other agents).
+    const combined = perWorker.map((metrics, index) =>
+      metrics.filter((sample) => index === 0 || !(FLEET_GAUGES as readonly string[]).includes(sample.name)).map((sample) => ({ ...sample, aggregator: AGGREGATORS[sample.name] ?? sample.aggregator })),
+    );
     return AggregatorRegistry.aggregate(combined).metrics();
   }
 }

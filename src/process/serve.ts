@@ -20,6 +20,7 @@ import { releaseYoungGeneration } from './heap-limits';
 import { createHttpServer } from '../http/http-server';
 import { createMetricsServer } from '../http/metrics-server';
 import { createMetrics, observeRedis } from '../http/observability';
+import { observeWebhookAttempts } from '../http/fleet-metrics';
 import { startPeriodicJob } from './periodic-job';
 import { startWebhookEngine } from './webhook-engine';
 import { createWebhookSender } from './webhook-sender';
@@ -56,9 +57,18 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
   // Every instance's streams hear of this one's events: PostgreSQL's NOTIFY, and Redis's pub/sub when configured.
   const events = createProcessEventFeed(db, logger, config, redisEventListener(redis));
   const unpublish = redis ? watchEventCommits(db, (lastId) => publishEventCommit(redis, lastId)) : undefined;
-  const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle, sharedCounters, wakeups, events });
   const store = createStore(db);
-  const queue = { store, retry: config.leases, wakeups, quotas: config.quotas };
+  // Started before the app, which wakes it when a delivery is sent again.
+  const webhooks = startWebhookEngine({
+    store,
+    sealer: createWebhookSealer(config.tokenEncryptionKey),
+    sender: createWebhookSender({ allowPrivateNetworks: config.webhooks.allowPrivateNetworks, timeoutMs: config.webhooks.timeoutMs }),
+    settings: config.webhooks,
+    logger,
+    onAttempt: observeWebhookAttempts(metrics),
+  });
+  const app = buildApp({ config, db, logger, tokens, redis, metrics, lifecycle, sharedCounters, wakeups, events, deliveriesDue: () => void webhooks.poke() });
+  const queue = { store, retry: config.leases, wakeups, quotas: config.quotas, logLinesPerTask: config.leases.logLinesPerTask };
   // Safe when processes overlap: each lease is ended once, each row deleted once.
   const maintenance = [
     startPeriodicJob({ intervalMs: config.leases.sweepIntervalMs, run: () => sweepExpiredLeases(queue), done: 'expired leases ended', failed: 'lease sweep failed' }, logger),
@@ -66,13 +76,6 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
     // An expired key still in the table is taken over by its next request anyway: no hurry.
     startPeriodicJob({ intervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS, run: () => purgeExpiredKeys(store), done: 'expired idempotency keys purged', failed: 'idempotency key purge failed' }, logger),
   ];
-  const webhooks = startWebhookEngine({
-    store,
-    sealer: createWebhookSealer(config.tokenEncryptionKey),
-    sender: createWebhookSender({ allowPrivateNetworks: config.webhooks.allowPrivateNetworks, timeoutMs: config.webhooks.timeoutMs }),
-    settings: config.webhooks,
-    logger,
-  });
 
   const server = createHttpServer(app, { logger, metrics, timeouts: config.http }).listen(config.port, config.host);
   const drain = prepareDrain(server);

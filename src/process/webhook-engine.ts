@@ -17,6 +17,8 @@ export interface EngineDependencies {
   sender: WebhookSender;
   settings: Pick<WebhookSettings, 'pollMs' | 'concurrency' | 'timeoutMs' | 'retryScheduleMs'>;
   logger: Logger;
+  /** Told what became of the delivery after each attempt this process records (the metrics). */
+  onAttempt?: (status: 'succeeded' | 'pending' | 'failed') => void;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface EngineDependencies {
  * the claims keep one attempt per delivery across them all. A process that dies mid-attempt
  * leaves its claim to expire, and another process makes the attempt again: at least once.
  */
-export function startWebhookEngine({ store, sealer, sender, settings, logger }: EngineDependencies): WebhookEngine {
+export function startWebhookEngine({ store, sealer, sender, settings, logger, onAttempt }: EngineDependencies): WebhookEngine {
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
 
@@ -45,17 +47,19 @@ export function startWebhookEngine({ store, sealer, sender, settings, logger }: 
       secret = sealer.open(claim.secret_sealed, secretContext(claim.webhook_id));
     } catch {
       const at = Date.now();
-      await recordAttempt(
+      const status = await recordAttempt(
         store,
         claim,
         { startedAt: at, durationMs: 0, statusCode: null, error: 'not sent: the signing secret cannot be opened with this instance\'s TOKEN_ENCRYPTION_KEY' },
         settings.retryScheduleMs,
       );
+      if (status) onAttempt?.(status);
       return;
     }
     const result = await sender.send({ url: claim.url, eventId: String(claim.event_id), body: claim.payload, secret });
     const kept = await recordAttempt(store, claim, result, settings.retryScheduleMs);
     if (!kept) logger.info({ delivery: claim.id }, 'webhook attempt not recorded: the delivery was deleted or taken over meanwhile');
+    else onAttempt?.(kept);
   };
 
   const fill: () => Promise<void> = single(async () => {
@@ -93,14 +97,28 @@ export function startWebhookEngine({ store, sealer, sender, settings, logger }: 
   };
 }
 
-/** `work`, never twice at once: a call while it runs shares the run under way. */
+/**
+ * `work`, never twice at once. A call while it runs may come after the run has looked (a delivery
+ * sent again just after the claims were tried): one more run follows the one under way, shared by
+ * every call made meanwhile.
+ */
 function single(work: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | undefined;
-  return () => {
-    running ??= work().finally(() => {
+  let next: Promise<void> | undefined;
+  const start = () =>
+    (running = work().finally(() => {
       running = undefined;
-    });
-    return running;
+    }));
+  return () => {
+    if (next) return next;
+    if (!running) return start();
+    next = running
+      .catch(() => undefined)
+      .then(() => {
+        next = undefined;
+        return start();
+      });
+    return next;
   };
 }
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadApiDocument } from '../../src/contract/openapi';
+import { createStore } from '../../src/data/store';
+import { FANOUT_BATCH, fanOutEvents } from '../../src/domain/webhook-deliveries';
 import { isRateLimited } from '../../src/http/rate-limit';
 import { TEST_METRICS_TOKEN, reachableDatabaseKinds, type SignedInUser } from '../support/harness';
 import { authorizeAtProvider, newLogin, PROVIDERS, signIn, startOAuthWorld, type OAuthWorld } from '../support/oauth-harness';
@@ -117,6 +119,7 @@ const RECIPES: Record<string, Recipe> = {
   'PATCH /api/v1/webhooks/{webhook_id} 200': async (c) => c.call('PATCH', `/api/v1/webhooks/${await newWebhook(c)}`, { body: { enabled: false } }),
   'DELETE /api/v1/webhooks/{webhook_id} 204': async (c) => c.call('DELETE', `/api/v1/webhooks/${await newWebhook(c)}`),
   'GET /api/v1/webhooks/{webhook_id}/deliveries 200': async (c) => c.call('GET', `/api/v1/webhooks/${await newWebhook(c)}/deliveries`),
+  'POST /api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/attempts 202': async (c) => c.call('POST', `${await newDelivery(c)}/attempts`),
   'GET /api/v1/me 200': (c) => c.call('GET', '/api/v1/me'),
   'GET /api/v1/me 304': (c) => c.revalidate('/api/v1/me'),
   'POST /api/auth/login 200': (c) => c.call('POST', '/api/auth/login', { as: null, body: { email: c.owner.user.email, password: c.owner.password } }),
@@ -187,6 +190,21 @@ async function newWebhook(c: Context): Promise<string> {
   const res = await c.call('POST', '/api/v1/webhooks', { body: { url: WEBHOOK_URL } });
   if (res.status !== 201) throw new Error(`creating a webhook answered ${res.status}`);
   return ((await res.json()) as { data: { id: string } }).data.id;
+}
+
+/** The path of a delivery of a new endpoint (never sent: no engine runs here). */
+async function newDelivery(c: Context): Promise<string> {
+  const webhookId = await newWebhook(c);
+  // An event after the endpoint's creation, turned into its delivery as an engine's fan-out does.
+  await created(c, '/agents');
+  const store = createStore(c.world.app.database.db);
+  while ((await fanOutEvents(store)) === FANOUT_BATCH) {
+    // A backlog of the earlier recipes' events: the next step.
+  }
+  const res = await c.call('GET', `/api/v1/webhooks/${webhookId}/deliveries`);
+  const [delivery] = ((await res.json()) as { data: Array<{ id: string }> }).data;
+  if (!delivery) throw new Error(`the endpoint has no delivery (listing answered ${res.status})`);
+  return `/api/v1/webhooks/${webhookId}/deliveries/${delivery.id}`;
 }
 
 /** A new agent with one queued task: its id. */

@@ -52,6 +52,7 @@ describeEachDatabase(
         expect(created).toEqual({ id: expect.stringMatching(/^\d+$/), type: 'agent.created', occurred_at: expect.stringMatching(ISO_MS), agent_id: agent.id, task_id: null, data: agent });
         expect(taskCreated).toMatchObject({ task_id: task.id, data: task });
         expect(leased.data).toEqual({
+          title: task.title,
           status: 'running',
           previous_status: 'queued',
           attempts: 1,
@@ -60,8 +61,8 @@ describeEachDatabase(
           updated_at: expect.stringMatching(ISO_MS),
         });
         expect(busy).toMatchObject({ task_id: null, data: { status: 'running', previous_status: 'idle' } });
-        expect(progress.data).toEqual({ progress: { percent: 50, message: 'half' }, updated_at: expect.stringMatching(ISO_MS) });
-        expect(succeeded.data).toMatchObject({ status: 'succeeded', previous_status: 'running', result: { lines: 3 }, lease_id: null });
+        expect(progress.data).toEqual({ title: task.title, progress: { percent: 50, message: 'half' }, updated_at: expect.stringMatching(ISO_MS) });
+        expect(succeeded.data).toMatchObject({ title: task.title, status: 'succeeded', previous_status: 'running', result: { lines: 3 }, lease_id: null });
         expect(idle.data).toMatchObject({ status: 'idle', previous_status: 'running' });
       });
 
@@ -100,8 +101,10 @@ describeEachDatabase(
         await api().delete(`/api/v1/agents/${agent.id}`).expect(204);
         const events = await eventsOf(agent.id);
         expect(events.map((event: { type: string }) => event.type).slice(4)).toEqual(['task.requeued', 'agent.updated', 'task.updated', 'task.deleted', 'agent.updated', 'agent.deleted']);
-        expect(events.find((event: { type: string }) => event.type === 'task.updated').data).toEqual({ title: 'renamed', updated_at: expect.stringMatching(ISO_MS) });
-        expect(events.find((event: { type: string }) => event.type === 'task.deleted').data).toEqual({ id: task.id, status: 'queued' });
+        expect(events.find((event: { type: string }) => event.type === 'task.updated').data).toEqual({ title: 'renamed', previous_title: task.title, updated_at: expect.stringMatching(ISO_MS) });
+        // Every task event names its task: the title is there whether or not it changed.
+        expect(events.find((event: { type: string }) => event.type === 'task.requeued').data).toMatchObject({ title: task.title, status: 'queued' });
+        expect(events.find((event: { type: string }) => event.type === 'task.deleted').data).toEqual({ id: task.id, status: 'queued', title: 'renamed' });
         expect(events.at(-2).data).toEqual({ status: 'paused', previous_status: 'idle', updated_at: expect.stringMatching(ISO_MS) });
         expect(events.at(-1).data).toEqual({ id: agent.id, status: 'paused' });
       });

@@ -520,8 +520,10 @@ describe('retry back-off', () => {
 
   it('when LEASE_RETRY_* are configured, then they are read; a cap below the base is refused', () => {
     const env = { NODE_ENV: 'test', LEASE_RETRY_BASE_MS: '250', LEASE_RETRY_MAX_MS: '4000', LEASE_SWEEP_INTERVAL_MS: '1000' };
-    expect(loadConfig(env).leases).toEqual({ retryBaseMs: 250, retryMaxMs: 4000, sweepIntervalMs: 1000 });
-    expect(loadConfig({ NODE_ENV: 'test' }).leases).toEqual({ retryBaseMs: 1000, retryMaxMs: 300_000, sweepIntervalMs: 5000 });
+    expect(loadConfig(env).leases).toEqual({ retryBaseMs: 250, retryMaxMs: 4000, sweepIntervalMs: 1000, logLinesPerTask: 10_000 });
+    expect(loadConfig({ NODE_ENV: 'test' }).leases).toEqual({ retryBaseMs: 1000, retryMaxMs: 300_000, sweepIntervalMs: 5000, logLinesPerTask: 10_000 });
+    expect(loadConfig({ NODE_ENV: 'test', TASK_LOG_LINES: '50' }).leases.logLinesPerTask).toBe(50);
+    expect(() => loadConfig({ NODE_ENV: 'test', TASK_LOG_LINES: '0' })).toThrow(/TASK_LOG_LINES/);
     expect(() => loadConfig({ ...env, LEASE_RETRY_MAX_MS: '100' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...env, LEASE_SWEEP_INTERVAL_MS: '10' })).toThrow(/LEASE_SWEEP_INTERVAL_MS must be an integer from 100/);
   });

@@ -50,6 +50,8 @@ describeEachDatabase('tasks', (get) => {
         available_at: res.body.created_at,
         progress: null,
         lease_id: null,
+        last_error: null,
+        usage: { input_tokens: 0, output_tokens: 0, cost_usd: 0 },
       });
       expect(res.headers.location).toBe(`/agents/${agent.id}/tasks/${res.body.id}`);
       await get().http.get(`/agents/${agent.id}/tasks/${res.body.id}`).expect(200, res.body);

@@ -418,6 +418,55 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       expect(report).toEqual(CLEAN_REPORT);
     });
 
+    it('when "Send again" is pressed on a delivery, from the keyboard, then the service sends it again with the same webhook-id and the log shows the new attempt; a refusal shows the service’s words', async () => {
+      const owner = await world.testApp.signUp();
+      const agent = await world.createAgent(owner, 'redelivering');
+      const endpoint = await receiver();
+      endpoint.answer((_req, res) => res.writeHead(500).end('down'));
+      const webhook = await createWebhook(owner, { url: endpoint.url, types: ['task.created'] });
+      await world.createTask(owner, agent.id, { title: 'send me again' });
+      // Tried, retried after 100 ms, then waiting an hour.
+      await eventually(async () => {
+        const [delivery] = (await owner.http.get(`/api/v1/webhooks/${webhook.id}/deliveries`).expect(200)).body.data as ApiDelivery[];
+        expect(delivery).toMatchObject({ status: 'pending', attempts: 2, last_status_code: 500 });
+      }, 10_000);
+      endpoint.answer((_req, res) => res.writeHead(204).end());
+
+      context = await world.signedIn(owner, WIDTHS.phone);
+      const sends: string[] = [];
+      context.on('request', (request) => {
+        if (request.url().endsWith('/attempts')) sends.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      });
+      const { page, report } = await world.openConsole(context, `#/webhooks/${webhook.id}`);
+      const row = page.locator('.delivery');
+      await row.waitFor();
+      expect(await textOf(row)).toContain('2 attempts, last answer 500');
+
+      // From the attempt log's button, Tab reaches "Send again", and Enter presses it.
+      await row.getByRole('button', { name: 'Attempt log (2)' }).focus();
+      await page.keyboard.press('Tab');
+      const send = row.getByRole('button', { name: /^Send again: task\.created event \d+$/ });
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send again');
+      await page.keyboard.press('Enter');
+      await row.getByRole('status').filter({ hasText: 'Sent again' }).waitFor();
+      expect(sends).toHaveLength(1);
+      expect(sends[0]).toMatch(new RegExp(`^POST /api/v1/webhooks/${webhook.id}/deliveries/[^/]+/attempts$`));
+      // The page reads the log again for the attempt's outcome, without being asked.
+      await row.locator('.status', { hasText: 'succeeded' }).waitFor({ timeout: 10_000 });
+      expect(await textOf(row)).toContain('3 attempts, last answer 204');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send again');
+      expect(new Set(endpoint.received.map((entry) => entry.headers['webhook-id'])).size).toBe(1);
+      expect(endpoint.received).toHaveLength(3);
+
+      // Refused by the service (the endpoint was disabled meanwhile): its message, beside the button.
+      await owner.http.patch(`/api/v1/webhooks/${webhook.id}`).send({ enabled: false }).expect(200);
+      await send.click();
+      expect(await textOf(row.getByRole('alert'))).toBe('The webhook is disabled and is sent nothing: enable it, then send the delivery again');
+      expect(endpoint.received).toHaveLength(3);
+      expect(await scrollsSideways(page)).toBe(false);
+      expect(report).toEqual({ ...CLEAN_REPORT, consoleErrors: ['Failed to load resource: the server responded with a status of 409 (Conflict)'] });
+    });
+
     it('when the webhook is not one of the person’s, then its page says so and links back to the list', async () => {
       const owner = await world.testApp.signUp();
       const other = await world.testApp.signUp();

@@ -35,6 +35,65 @@ describeEachDatabase('createWorker against the service', (get) => {
     worker = undefined;
   });
 
+  it('when a handler logs and reports usage, then its lines and usage reach the task and its attempt before the outcome', async () => {
+    const agent = await createAgent();
+    const taskId = await createTask(agent.id, { title: 'logged' });
+    await startWorker(agent.id, async (_task, context) => {
+      context.log.info('fetching', { url: 'https://example.org' });
+      context.usage({ input_tokens: 100, output_tokens: 20, cost_usd: 0.001, model: 'small' });
+      await context.progress({ percent: 50 });
+      context.log.warn('slow answer');
+      context.usage({ input_tokens: 50, cost_usd: 0.0005, model: 'large' });
+      context.log.debug('done');
+      return 'ok';
+    });
+    await until(settled(agent.id, [taskId]));
+    expect(await readTask(agent.id, taskId)).toMatchObject({ status: 'succeeded', usage: { input_tokens: 150, output_tokens: 20, cost_usd: 0.0015 } });
+    const lines = (await api().get(`/api/v1/agents/${agent.id}/tasks/${taskId}/logs`).expect(200)).body.data;
+    expect(lines.map((line: { level: string; message: string }) => [line.level, line.message])).toEqual([
+      ['info', 'fetching'],
+      ['warn', 'slow answer'],
+      ['debug', 'done'],
+    ]);
+    expect(lines[0].data).toEqual({ url: 'https://example.org' });
+    const [attempt] = (await api().get(`/api/v1/agents/${agent.id}/tasks/${taskId}/attempts`).expect(200)).body.data;
+    expect(attempt).toMatchObject({ outcome: 'succeeded', model: 'large', usage: { input_tokens: 150 } });
+  }, 60_000);
+
+  it('when the service is slow to take log lines, then lines past the buffer are dropped and counted, and the task is not held up', async () => {
+    const agent = await createAgent();
+    const taskId = await createTask(agent.id, { title: 'chatty' });
+    const baseUrl = await get().listen();
+    // Log batches take 2 s to be answered; everything else goes straight through.
+    const slowLogs = async (request: Request) => {
+      if (request.url.endsWith('/logs')) await delay(2000);
+      return fetch(request);
+    };
+    const client = createAgentFleetClient({ baseUrl, auth: { apiKey: TEST_API_KEY }, fetch: slowLogs });
+    let handlerMs = 0;
+    worker = createWorker(client, {
+      agentId: agent.id,
+      waitSeconds: 2,
+      logs: { flushMs: 50, maxBuffered: 10 },
+      onEvent: (event) => events.push(event),
+      handler: async (_task, context) => {
+        const started = Date.now();
+        for (let i = 0; i < 10; i++) context.log.info(`first ${i}`);
+        await delay(100);
+        for (let i = 0; i < 40; i++) context.log.info(`more ${i}`);
+        handlerMs = Date.now() - started;
+        return 'done';
+      },
+    }).start();
+    await until(settled(agent.id, [taskId]));
+    expect(handlerMs).toBeLessThan(1000);
+    expect(await readTask(agent.id, taskId)).toMatchObject({ status: 'succeeded' });
+    const dropped = events.filter((event): event is Extract<WorkerEvent, { type: 'logs-dropped' }> => event.type === 'logs-dropped');
+    expect(dropped.reduce((sum, event) => sum + event.count, 0)).toBeGreaterThanOrEqual(30);
+    const lines = (await api().get(`/api/v1/agents/${agent.id}/tasks/${taskId}/logs`).expect(200)).body.data.map((line: { message: string }) => line.message);
+    expect(lines.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `first ${i}`));
+  }, 60_000);
+
   it('when tasks are queued, then a worker of concurrency 3 runs each once: results succeed, thrown errors are retried up to max_attempts, a PermanentError fails at once', async () => {
     const agent = await createAgent();
     const counted = await Promise.all([1, 2, 3, 4, 5].map((n) => createTask(agent.id, { title: `count ${n}`, input: { n } })));

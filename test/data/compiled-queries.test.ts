@@ -74,6 +74,8 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
       available_at: timestamp,
       progress: null,
       lease_id: null,
+      last_error: null,
+      usage: { input_tokens: 0, output_tokens: 0, cost_usd: 0 },
     };
     await store.tasks.insert(task, 123);
     sessionId = newId();

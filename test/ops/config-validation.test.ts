@@ -198,12 +198,12 @@ describe('event log configuration', () => {
 });
 
 describe('metrics configuration', () => {
-  it('when nothing is set, then no token and no metrics port; the metrics host defaults to 127.0.0.1', () => {
-    expect(loadConfig({}).metrics).toEqual({ token: undefined, port: undefined, host: '127.0.0.1' });
+  it('when nothing is set, then no token and no metrics port; the metrics host defaults to 127.0.0.1, the agent label limit to 20', () => {
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, port: undefined, host: '127.0.0.1', agentLabelLimit: 20 });
   });
 
-  it('when a token, port and host are set, then they are used', () => {
-    expect(loadConfig({ METRICS_TOKEN, METRICS_PORT: '9464', METRICS_HOST: '10.1.2.3' }).metrics).toEqual({ token: METRICS_TOKEN, port: 9464, host: '10.1.2.3' });
+  it('when a token, port, host and agent label limit are set, then they are used', () => {
+    expect(loadConfig({ METRICS_TOKEN, METRICS_PORT: '9464', METRICS_HOST: '10.1.2.3', METRICS_AGENT_LABEL_LIMIT: '5' }).metrics).toEqual({ token: METRICS_TOKEN, port: 9464, host: '10.1.2.3', agentLabelLimit: 5 });
   });
 
   it.each([
@@ -212,6 +212,7 @@ describe('metrics configuration', () => {
     [{ METRICS_PORT: 'ninety' }, 'METRICS_PORT must be an integer from 0 to 65535 (got "ninety")'],
     [{ METRICS_PORT: '8000' }, 'METRICS_PORT must differ from PORT (both are 8000)'],
     [{ METRICS_HOST: 'a host' }, 'METRICS_HOST must be an IP address or a host name such as 0.0.0.0, 127.0.0.1 or localhost (got "a host")'],
+    [{ METRICS_AGENT_LABEL_LIMIT: '1001' }, 'METRICS_AGENT_LABEL_LIMIT must be an integer from 0 to 1000 (got "1001")'],
   ])('when %j, then the start is refused', (env, message) => {
     expect(problemsOf(env as Record<string, string>)).toEqual([message]);
   });

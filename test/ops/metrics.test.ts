@@ -164,7 +164,7 @@ describe('GET /metrics on the API listener', () => {
   });
 
   it('when no METRICS_TOKEN is configured, then /metrics is 404 exactly as an unknown path, with or without a token', async () => {
-    const open = await startTestApp('sqlite', { metrics: { host: '127.0.0.1' } });
+    const open = await startTestApp('sqlite', { metrics: { host: '127.0.0.1', agentLabelLimit: 20 } });
     try {
       const unknown = await open.anonymous.get('/no-such-path');
       for (const authorization of [undefined, `Bearer ${TEST_METRICS_TOKEN}`, 'Bearer ']) {

@@ -158,16 +158,21 @@ let userCounter = 0;
 
 /**
  * `overrides.database.limits`, when given, bound the test database's waits (its client and file are
- * the test's own). `options.apiDocument` replaces api.yaml (a planted document, for tests of the tests).
+ * the test's own). `options.apiDocument` replaces api.yaml (a planted document, for tests of the tests);
+ * `options.deliveriesDue` is what the app tells when a delivery is sent again (a test's webhook engine).
  */
-export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}, options: { apiDocument?: ApiDocument; resolveHost?: ResolveHost } = {}): Promise<TestApp> {
+export async function startTestApp(
+  kind: DatabaseKind,
+  overrides: Partial<Config> = {},
+  options: { apiDocument?: ApiDocument; resolveHost?: ResolveHost; deliveriesDue?: () => void } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase(kind, overrides.database?.limits);
   const config = testConfig({ logLevel: 'info', ...overrides, database: database.config });
   const logs = new LogCapture();
   const tokens = createTokenService(config.auth.jwt);
   const logger = createLogger(config, logs);
   const metrics = createMetrics();
-  const app = buildApp({ config, db: database.db, logger, tokens, metrics, apiDocument: options.apiDocument, resolveHost: options.resolveHost });
+  const app = buildApp({ config, db: database.db, logger, tokens, metrics, apiDocument: options.apiDocument, resolveHost: options.resolveHost, deliveriesDue: options.deliveriesDue });
   let server: Server | undefined;
   let baseUrl: Promise<string> | undefined;
   const listen = () => {

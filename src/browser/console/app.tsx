@@ -44,7 +44,9 @@ function viewOf(route: Route) {
   switch (route.view) {
     case 'fleet':
       return <FleetView />;
+    // A task has no page of its own yet: its agent's page, which lists it, shows meanwhile.
     case 'agent':
+    case 'task':
       return <AgentView key={route.agentId} agentId={route.agentId} />;
     case 'events':
       return <EventsView />;
@@ -68,7 +70,7 @@ function viewOf(route: Route) {
 
 export function Console() {
   const route = useRoute();
-  const section = route.view === 'agent' || route.view === 'missing' ? 'fleet' : route.view === 'webhook' ? 'webhooks' : route.view;
+  const section = route.view === 'agent' || route.view === 'task' || route.view === 'missing' ? 'fleet' : route.view === 'webhook' ? 'webhooks' : route.view;
   return (
     <>
       <div class="console-bar">

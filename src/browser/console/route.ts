@@ -5,6 +5,8 @@ import { useEffect, useState } from 'preact/hooks';
 export type Route =
   | { view: 'fleet' }
   | { view: 'agent'; agentId: string }
+  /** One task of an agent: the agent's page shows it for now. */
+  | { view: 'task'; agentId: string; taskId: string }
   | { view: 'events' }
   | { view: 'webhooks' }
   | { view: 'webhook'; webhookId: string }
@@ -15,6 +17,7 @@ export function routeOf(hash: string): Route {
   const parts = path.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
   if (parts.length === 0) return { view: 'fleet' };
   if (parts[0] === 'agents' && parts.length === 2 && parts[1]) return { view: 'agent', agentId: parts[1] };
+  if (parts[0] === 'agents' && parts.length === 4 && parts[1] && parts[2] === 'tasks' && parts[3]) return { view: 'task', agentId: parts[1], taskId: parts[3] };
   if (parts[0] === 'events' && parts.length === 1) return { view: 'events' };
   if (parts[0] === 'webhooks' && parts.length === 1) return { view: 'webhooks' };
   if (parts[0] === 'webhooks' && parts.length === 2 && parts[1]) return { view: 'webhook', webhookId: parts[1] };
@@ -24,6 +27,7 @@ export function routeOf(hash: string): Route {
 export const hrefOf = {
   fleet: () => '#/',
   agent: (agentId: string) => `#/agents/${encodeURIComponent(agentId)}`,
+  task: (agentId: string, taskId: string) => `#/agents/${encodeURIComponent(agentId)}/tasks/${encodeURIComponent(taskId)}`,
   events: () => '#/events',
   webhooks: () => '#/webhooks',
   webhook: (webhookId: string) => `#/webhooks/${encodeURIComponent(webhookId)}`,

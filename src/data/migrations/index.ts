@@ -9,6 +9,7 @@ import * as taskLeases from './007-task-leases';
 import * as events from './008-events';
 import * as webhooks from './009-webhooks';
 import * as idempotencyKeys from './010-idempotency-keys';
+import * as attemptsLogsUsage from './011-attempts-logs-usage';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -24,6 +25,7 @@ const migrations: Array<[string, Migration]> = [
   ['008-events', events],
   ['009-webhooks', webhooks],
   ['010-idempotency-keys', idempotencyKeys],
+  ['011-attempts-logs-usage', attemptsLogsUsage],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

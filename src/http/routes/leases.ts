@@ -15,7 +15,7 @@ function clientGone(res: Response): AbortSignal {
 }
 
 /** The work queue (conventions surface): claim an agent's next task, heartbeat, report the outcome, give it back. */
-export function leaseHandlers(queue: leases.WorkQueue, pathTo: PathTo): Pick<OperationHandlers, 'claimLease' | 'getLease' | 'updateLease' | 'releaseLease'> {
+export function leaseHandlers(queue: leases.WorkQueue, pathTo: PathTo): Pick<OperationHandlers, 'claimLease' | 'getLease' | 'updateLease' | 'releaseLease' | 'appendLeaseLogs'> {
   const claim: Handler<'claimLease'> = async (req, res) => {
     const { ttl_seconds: ttlSeconds = leases.DEFAULT_TTL_SECONDS, wait_seconds: waitSeconds = 0 } = req.body ?? {};
     const lease = await leases.claimLease(queue, principalOf(req), req.params.agent_id, { ttlSeconds, waitSeconds }, clientGone(res));
@@ -33,5 +33,9 @@ export function leaseHandlers(queue: leases.WorkQueue, pathTo: PathTo): Pick<Ope
     await leases.releaseLease(queue, principalOf(req), req.params.agent_id, req.params.lease_id);
     res.status(204).end();
   };
-  return { claimLease: claim, getLease: read, updateLease: update, releaseLease: release };
+  const appendLogs: Handler<'appendLeaseLogs'> = async (req, res) => {
+    await leases.appendLogs(queue, principalOf(req), req.params.agent_id, req.params.lease_id, req.body.lines);
+    res.status(204).end();
+  };
+  return { claimLease: claim, getLease: read, updateLease: update, releaseLease: release, appendLeaseLogs: appendLogs };
 }

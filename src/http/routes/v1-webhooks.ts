@@ -10,12 +10,16 @@ import type { Handler } from '../typed-handler';
 const READ_CACHING = { 'Cache-Control': 'private, no-cache' };
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** Webhook endpoints and their deliveries: users manage their own, admins and service keys all, agent keys none. */
+/**
+ * Webhook endpoints and their deliveries: users manage their own, admins and service keys all,
+ * agent keys none. `deliveriesDue` is told when a delivery is made due now (sent again).
+ */
 export function v1WebhookHandlers(
   store: Store,
   rules: webhooks.WebhookRules,
   pathTo: PathTo,
-): Pick<OperationHandlers, 'listWebhooks' | 'createWebhook' | 'getWebhook' | 'updateWebhook' | 'deleteWebhook' | 'listWebhookDeliveries'> {
+  deliveriesDue: () => void,
+): Pick<OperationHandlers, 'listWebhooks' | 'createWebhook' | 'getWebhook' | 'updateWebhook' | 'deleteWebhook' | 'listWebhookDeliveries' | 'retryWebhookDelivery'> {
   const listWebhooks: Handler<'listWebhooks'> = async (req, res) => {
     const page = await webhooks.listWebhooks(store, principalOf(req), toListQuery(req.query, 'cursor', '-created_at'));
     res.set(READ_CACHING).json({ data: page.items, meta: cursorMeta(page) });
@@ -38,5 +42,10 @@ export function v1WebhookHandlers(
     const page = await webhooks.listWebhookDeliveries(store, principalOf(req), req.params.webhook_id, toListQuery(req.query, 'cursor', '-created_at'));
     res.set(READ_CACHING).json({ data: page.items, meta: cursorMeta(page) });
   };
-  return { listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, listWebhookDeliveries };
+  const retryWebhookDelivery: Handler<'retryWebhookDelivery'> = async (req, res) => {
+    const delivery = await webhooks.retryWebhookDelivery(store, principalOf(req), req.params.webhook_id, req.params.delivery_id);
+    deliveriesDue();
+    res.status(202).set(NO_STORE).json(envelope(delivery));
+  };
+  return { listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, listWebhookDeliveries, retryWebhookDelivery };
 }

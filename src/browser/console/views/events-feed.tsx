@@ -127,8 +127,8 @@ function resultText(result: unknown): string {
   return shorten(textOf(result), 60);
 }
 
-/** Fields a summary tells in its own words, or that follow from the status (times, the lease). */
-const TOLD = new Set(['status', 'previous_status', 'result', 'error', 'progress', 'attempts', 'name', 'updated_at', 'started_at', 'finished_at', 'lease_id']);
+/** Fields a summary tells in its own words, that follow from the status (times, the lease), or that name the task. */
+const TOLD = new Set(['status', 'previous_status', 'result', 'error', 'progress', 'attempts', 'name', 'title', 'previous_title', 'updated_at', 'started_at', 'finished_at', 'lease_id']);
 
 /** The event in one line: what became of the task or agent. */
 export function summaryOf(event: FleetEvent): string {
@@ -146,13 +146,109 @@ export function summaryOf(event: FleetEvent): string {
   if (typeof data['previous_status'] === 'string' && typeof data['status'] === 'string') parts.push(`${data['previous_status']} → ${data['status']}`);
   else if (typeof data['status'] === 'string') parts.push(`now ${data['status']}`);
   if (typeof data['name'] === 'string') parts.push(`name “${data['name']}”`);
+  if (typeof data['previous_title'] === 'string') parts.push(`renamed from “${shorten(data['previous_title'], 80)}”`);
   if (event.type === 'task.leased' && typeof data['attempts'] === 'number') parts.push(`attempt ${data['attempts']}`);
   if (data['result'] !== undefined && data['result'] !== null) parts.push(`result: ${resultText(data['result'])}`);
   if (typeof data['error'] === 'string' && data['error'] !== '') parts.push(`error: ${shorten(data['error'], 120)}`);
-  if (data['progress'] !== undefined && data['progress'] !== null) parts.push(`progress: ${shorten(textOf(data['progress']), 80)}`);
+  // A progress report the row shows as a bar and its message is not repeated in words.
+  if (data['progress'] !== undefined && data['progress'] !== null && !progressOf(event)) parts.push(`progress: ${shorten(textOf(data['progress']), 80)}`);
   const others = Object.keys(data).filter((field) => !TOLD.has(field));
   if (others.length > 0) parts.push(`changed: ${others.join(', ')}`);
+  if (parts.length === 0 && progressOf(event)) return '';
   return shorten(parts.length > 0 ? parts.join(' · ') : 'changed', 240);
+}
+
+/** What a `task.progress` event reports, when it is what the API declares (a percent, a message, or both). */
+export function progressOf(event: FleetEvent): { percent: number | undefined; message: string | undefined } | undefined {
+  if (event.type !== 'task.progress') return undefined;
+  const progress = (event.data as Record<string, unknown> | undefined)?.['progress'];
+  if (typeof progress !== 'object' || progress === null) return undefined;
+  const { percent, message } = progress as Record<string, unknown>;
+  const shown = {
+    percent: typeof percent === 'number' && Number.isFinite(percent) ? Math.min(100, Math.max(0, Math.round(percent))) : undefined,
+    message: typeof message === 'string' && message !== '' ? message : undefined,
+  };
+  return shown.percent === undefined && shown.message === undefined ? undefined : shown;
+}
+
+/**
+ * Tasks' titles by id. Every task event carries its task's title; events recorded by an earlier
+ * version of the service do not, and take it from a newer event of the same task, or else from
+ * one read of the task (TITLE_READS at most per page, a few at a time; a task that is gone is
+ * not read again). `from` is the id of the event it came from, or `read`.
+ */
+const taskTitles = new Map<string, { title: string; from: string } | null>();
+const titleReads = new Map<string, Promise<void>>();
+const TITLE_READS = 50;
+const TITLE_READS_AT_ONCE = 4;
+/** Beyond this many tasks the oldest learnt are forgotten (a page left open for days). */
+const MAX_TASK_TITLES = 5000;
+
+/** The title the event carries. */
+const carriedTitle = (event: FleetEvent): string | undefined => {
+  const title = (event.data as Record<string, unknown> | undefined)?.['title'];
+  return event.task_id !== null && typeof title === 'string' ? title : undefined;
+};
+
+/** Learns the title an event carries, unless a newer one is known; answers whether anything changed. */
+function learnTaskTitle(event: FleetEvent): boolean {
+  const title = carriedTitle(event);
+  if (title === undefined || event.task_id === null) return false;
+  const known = taskTitles.get(event.task_id);
+  if (known && (known.from === 'read' || compareIds(known.from, event.id) >= 0)) return false;
+  taskTitles.delete(event.task_id);
+  taskTitles.set(event.task_id, { title, from: event.id });
+  for (const oldest of taskTitles.keys()) {
+    if (taskTitles.size <= MAX_TASK_TITLES) break;
+    taskTitles.delete(oldest);
+  }
+  return known?.title !== title;
+}
+
+/** The task's title as of the event, or the newest known when the event carries none. */
+export function titleOfTask(event: FleetEvent): string | undefined {
+  if (event.task_id === null) return undefined;
+  return carriedTitle(event) ?? taskTitles.get(event.task_id)?.title;
+}
+
+/**
+ * Learns the titles `events` carry, then reads the tasks still without one (each once, however
+ * many events name it). Resolves with whether any title became known.
+ */
+export async function learnTaskTitles(events: readonly FleetEvent[]): Promise<boolean> {
+  let learnt = false;
+  for (const event of events) learnt = learnTaskTitle(event) || learnt;
+  const unknown = new Map<string, string>();
+  for (const event of events) {
+    if (event.task_id !== null && !taskTitles.has(event.task_id) && !titleReads.has(event.task_id)) unknown.set(event.task_id, event.agent_id);
+  }
+  const toRead = [...unknown].slice(0, Math.max(0, TITLE_READS - titleReads.size));
+  for (let start = 0; start < toRead.length; start += TITLE_READS_AT_ONCE) {
+    const reads = toRead.slice(start, start + TITLE_READS_AT_ONCE).map(([taskId, agentId]) => {
+      const read = readTaskTitle(agentId, taskId).then((title) => {
+        if (title !== undefined) learnt = true;
+      });
+      titleReads.set(taskId, read);
+      return read;
+    });
+    await Promise.all(reads);
+  }
+  return learnt;
+}
+
+/** One task's title, read with only that field; undefined when it cannot be read (a task that is gone is remembered as such). */
+async function readTaskTitle(agentId: string, taskId: string): Promise<string | undefined> {
+  try {
+    const { data, response } = await api.GET('/api/v1/agents/{agent_id}/tasks/{task_id}', { params: { path: { agent_id: agentId, task_id: taskId }, query: { fields: ['title'] } } });
+    if (response.status === 404) taskTitles.set(taskId, null);
+    const title = data?.data.title;
+    if (typeof title !== 'string') return undefined;
+    if (!taskTitles.get(taskId)) taskTitles.set(taskId, { title, from: 'read' });
+    return title;
+  } catch {
+    // A name is a nicety: without it the feed shows the task's short id.
+    return undefined;
+  }
 }
 
 /** The agents' names by id, read once per page and kept current from events (a deleted agent keeps its name). */

@@ -1,6 +1,7 @@
 // The live event feed: the recent history read on open, then every event of the person's agents
 // as it happens, newest at the top; filters by agent and type, and a pause that holds new events
-// back so that the list stops moving while someone reads it.
+// back so that the list stops moving while someone reads it. A task is named by its title and
+// links to its page; a progress report shows as a bar with the worker's message.
 import type { FleetEvent } from '@agent-fleet/client';
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -15,16 +16,19 @@ import {
   HISTORY_BATCH,
   knownAgents,
   learnAgentName,
+  learnTaskTitles,
   matchesType,
   MAX_EVENTS,
   mergeEvents,
   nameOfAgent,
+  progressOf,
   readAgentNames,
   readHistoryAfter,
   rememberedFeed,
   rememberFeed,
   shortId,
   summaryOf,
+  titleOfTask,
   withHistory,
   type Feed,
   type TypeFilter,
@@ -50,6 +54,37 @@ function AgentLink({ agentId }: { agentId: string }) {
   );
 }
 
+/** The task by its title (its short id until the title is known), linking to its page. */
+function TaskLink({ event, taskId }: { event: FleetEvent; taskId: string }) {
+  const title = titleOfTask(event);
+  return (
+    <a class="event-task" href={hrefOf.task(event.agent_id, taskId)}>
+      {title !== undefined ? (
+        <span class="event-task-title">{title}</span>
+      ) : (
+        <>
+          task <code>{shortId(taskId)}</code>
+        </>
+      )}
+    </a>
+  );
+}
+
+/** A worker's progress report: a bar when it gives a percent, and its message. */
+function EventProgress({ progress, name }: { progress: NonNullable<ReturnType<typeof progressOf>>; name: string }) {
+  return (
+    <div class="event-progress">
+      {progress.percent !== undefined && (
+        <>
+          <progress max={100} value={progress.percent} aria-label={`Progress of ${name}`} />
+          <span class="event-progress-percent">{progress.percent}%</span>
+        </>
+      )}
+      {progress.message !== undefined && <span class="event-progress-message">{progress.message}</span>}
+    </div>
+  );
+}
+
 /** The type as its word, behind a mark whose shape tells the family (and a task's outcome). */
 function EventKind({ type }: { type: string }) {
   const outcome = type.split('.')[1] ?? '';
@@ -64,22 +99,22 @@ function EventKind({ type }: { type: string }) {
 function EventRow({ event }: { event: FleetEvent }) {
   const [open, setOpen] = useState(false);
   const detailsId = `event-${event.id}-json`;
+  const progress = progressOf(event);
+  const summary = summaryOf(event);
+  const title = titleOfTask(event);
   return (
     <li class="event-row" data-event-id={event.id}>
       <div class="event-line">
         <Time at={event.occurred_at} />
         <EventKind type={event.type} />
         <AgentLink agentId={event.agent_id} />
-        {event.task_id && (
-          <span class="event-task">
-            task <code title={event.task_id}>{shortId(event.task_id)}</code>
-          </span>
-        )}
+        {event.task_id && <TaskLink event={event} taskId={event.task_id} />}
         <button type="button" class="secondary event-toggle" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen(!open)}>
           Details
         </button>
       </div>
-      <p class="event-summary">{summaryOf(event)}</p>
+      {progress && <EventProgress progress={progress} name={title !== undefined ? `“${title}”` : 'the task'} />}
+      {summary !== '' && <p class="event-summary">{summary}</p>}
       {open && (
         <div id={detailsId}>
           <JsonBlock value={event} label={`Event ${event.id} as JSON`} />
@@ -145,6 +180,11 @@ export function EventsView() {
   useEffect(() => {
     if (loaded) rememberFeed(mergeEvents(feed, held));
   }, [loaded, feed, held]);
+
+  // Tasks' titles: those the events carry, and one read for each task whose events carry none.
+  useEffect(() => {
+    void learnTaskTitles(feed.events).then((learnt) => learnt && mounted.current && setNamesVersion((version) => version + 1));
+  }, [feed]);
 
   useEvents(
     (event) => {

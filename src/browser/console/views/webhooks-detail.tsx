@@ -1,6 +1,7 @@
 // One webhook: its settings and its delivery log. Deliveries do not come through the event
 // stream, so the log is read when the view opens, when asked ("Refresh"), and every 30 s while
-// the page is visible: never more often, to stay well inside the API's rate limit.
+// the page is visible: never more often, to stay well inside the API's rate limit. A delivery
+// sent again ("Send again") is read again at once, and once more when its attempt has had time.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, messageOf } from '../../api';
 import { RECONCILE_MS, useLoad } from '../load';
@@ -9,6 +10,8 @@ import { Empty, Loading, Problem, StatusBadge, Time, ViewHeading } from '../ui';
 import { DeleteWebhook, EnabledBadge, EnabledToggle, typesText, type Webhook, type WebhookDelivery } from './webhooks-parts';
 
 const DELIVERY_PAGE = 50;
+/** How long after "Send again" the log is read for the attempt's outcome (a sender takes it within a second). */
+const OUTCOME_READ_MS = 3000;
 
 type Found = { found: true; webhook: Webhook } | { found: false };
 
@@ -47,7 +50,54 @@ function mergeDeliveries(shown: DeliveryPage | undefined, fresh: DeliveryPage): 
   return { items: [...fresh.items, ...older], next: older.length > 0 ? shown.next : fresh.next };
 }
 
-function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
+/** Sends the delivery again (a new attempt, due now); resolves with the delivery as the service lists it. */
+async function sendAgain(delivery: WebhookDelivery): Promise<WebhookDelivery> {
+  const { data, error, response } = await api.POST('/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/attempts', {
+    params: { path: { webhook_id: delivery.webhook_id, delivery_id: delivery.id } },
+  });
+  if (!response.ok || !data) throw error;
+  return data.data;
+}
+
+/** "Send again": never disabled while it sends (focus stays on it), its outcome said beside it. */
+function SendAgain({ delivery, onSent }: { delivery: WebhookDelivery; onSent: (sent: WebhookDelivery) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [said, setSaid] = useState('');
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const send = async () => {
+    if (busy) return;
+    setBusy(true);
+    setSaid('');
+    setProblem(undefined);
+    try {
+      onSent(await sendAgain(delivery));
+      setSaid('Sent again: the next attempt is due now.');
+    } catch (failure) {
+      setProblem(messageOf(failure, 'The delivery could not be sent again. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button
+        type="button"
+        class="secondary delivery-send"
+        aria-disabled={busy}
+        aria-label={`Send again: ${delivery.event_type} event ${delivery.event_id}`}
+        onClick={() => void send()}
+      >
+        {busy ? 'Sending…' : 'Send again'}
+      </button>
+      <span class="muted delivery-said" role="status">
+        {said}
+      </span>
+      {problem && <Problem message={problem} />}
+    </>
+  );
+}
+
+function DeliveryRow({ delivery, onSent }: { delivery: WebhookDelivery; onSent: (sent: WebhookDelivery) => void }) {
   const [open, setOpen] = useState(false);
   const logId = `delivery-${delivery.id}-attempts`;
   const answer =
@@ -62,11 +112,14 @@ function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
           {delivery.attempts} {delivery.attempts === 1 ? 'attempt' : 'attempts'}, {answer}
         </span>
         <Time at={delivery.created_at} />
-        {delivery.attempt_log.length > 0 && (
-          <button type="button" class="secondary delivery-toggle" aria-expanded={open} aria-controls={logId} onClick={() => setOpen(!open)}>
-            Attempt log ({delivery.attempt_log.length})
-          </button>
-        )}
+        <div class="delivery-actions">
+          {delivery.attempt_log.length > 0 && (
+            <button type="button" class="secondary delivery-toggle" aria-expanded={open} aria-controls={logId} onClick={() => setOpen(!open)}>
+              Attempt log ({delivery.attempt_log.length})
+            </button>
+          )}
+          <SendAgain delivery={delivery} onSent={onSent} />
+        </div>
       </div>
       {delivery.last_error && <p class="delivery-error">Last error: {delivery.last_error}</p>}
       {delivery.next_attempt_at && (
@@ -96,6 +149,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
   const [olderBusy, setOlderBusy] = useState(false);
   const mounted = useRef(true);
   const inFlight = useRef(false);
+  const outcomeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const refresh = useCallback(async () => {
     if (inFlight.current) return;
@@ -124,8 +178,17 @@ function Deliveries({ webhookId }: { webhookId: string }) {
     return () => {
       mounted.current = false;
       clearInterval(timer);
+      clearTimeout(outcomeTimer.current);
     };
   }, [refresh]);
+
+  /** A delivery sent again: shown as answered at once, then the log read now and when its attempt has had time. */
+  const sent = (delivery: WebhookDelivery) => {
+    setLog((shown) => shown && { ...shown, items: shown.items.map((item) => (item.id === delivery.id ? delivery : item)) });
+    void refresh();
+    clearTimeout(outcomeTimer.current);
+    outcomeTimer.current = setTimeout(() => void refresh(), OUTCOME_READ_MS);
+  };
 
   const readOlder = async (cursor: string) => {
     setOlderBusy(true);
@@ -167,7 +230,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
       {log !== undefined && log.items.length > 0 && (
         <ol class="deliveries">
           {log.items.map((delivery) => (
-            <DeliveryRow key={delivery.id} delivery={delivery} />
+            <DeliveryRow key={delivery.id} delivery={delivery} onSent={sent} />
           ))}
         </ol>
       )}
