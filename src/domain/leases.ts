@@ -386,22 +386,13 @@ export const LOG_DATA_MAX_BYTES = 8192;
  * every end of a lease takes) writes nothing.
  */
 export async function appendLogs(queue: WorkQueue, principal: Principal, agentId: string, leaseId: string, lines: LogLineCreate[]): Promise<void> {
-  const at = now();
-  const problems = lines.flatMap((line, index) => {
-    const found: Array<{ field: string; in: 'body'; message: string }> = [];
-    if (line.data !== undefined && jsonBytes(line.data) > LOG_DATA_MAX_BYTES) found.push({ field: `lines/${index}/data`, in: 'body', message: `must be at most ${LOG_DATA_MAX_BYTES} bytes as JSON` });
-    const stamped = line.at === undefined ? undefined : Date.parse(line.at);
-    if (stamped !== undefined && (stamped < Date.parse(at) - LOG_PAST_MS || stamped > Date.parse(at) + LOG_FUTURE_MS)) {
-      found.push({ field: `lines/${index}/at`, in: 'body', message: 'must be within the last day (and at most a minute ahead)' });
-    }
-    return found;
-  });
-  if (problems.length > 0) throw invalidValue('Some log lines cannot be kept', problems);
   await queue.store.transaction(async (tx) => {
     await findAgent(tx, principal, agentId, false);
     const lease = await findLease(tx, agentId, leaseId);
     await leasedTask(tx, lease);
-    assertActive(lease, now());
+    const at = now();
+    assertActive(lease, at);
+    assertKeepable(lines, at);
     const rows = lines.map((line) => ({
       agent_id: agentId,
       task_id: lease.task_id,
@@ -414,4 +405,19 @@ export async function appendLogs(queue: WorkQueue, principal: Principal, agentId
     }));
     await tx.taskLogs.append(lease.task_id, rows, queue.logLinesPerTask ?? DEFAULT_LOG_LINES_PER_TASK);
   });
+}
+
+/** Refuses (400) a batch with a line whose data is too large or whose time is far from the service's clock. */
+function assertKeepable(lines: LogLineCreate[], at: string): void {
+  const now = Date.parse(at);
+  const problems = lines.flatMap((line, index) => {
+    const found: Array<{ field: string; in: 'body'; message: string }> = [];
+    if (line.data !== undefined && jsonBytes(line.data) > LOG_DATA_MAX_BYTES) found.push({ field: `lines/${index}/data`, in: 'body', message: `must be at most ${LOG_DATA_MAX_BYTES} bytes as JSON` });
+    const stamped = line.at === undefined ? undefined : Date.parse(line.at);
+    if (stamped !== undefined && (stamped < now - LOG_PAST_MS || stamped > now + LOG_FUTURE_MS)) {
+      found.push({ field: `lines/${index}/at`, in: 'body', message: 'must be within the last day (and at most a minute ahead)' });
+    }
+    return found;
+  });
+  if (problems.length > 0) throw invalidValue('Some log lines cannot be kept', problems);
 }

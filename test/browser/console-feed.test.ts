@@ -4,7 +4,7 @@ import type { WebhookEngine } from '../../src/process/webhook-engine';
 import { CLEAN_REPORT, describeInBrowser } from '../support/browser';
 import { focusedText, scrollsSideways, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld } from '../support/console';
 import type { SignedInUser } from '../support/harness';
-import { eventually, startReceiver, startTestEngine, type Receiver } from '../support/webhooks';
+import { eventually, insertEvent, startReceiver, startTestEngine, type Receiver } from '../support/webhooks';
 
 // Whole journeys in Chromium: on two busy cores (the other suites run beside them) one can take
 // longer than jest's default 30 s.
@@ -79,7 +79,8 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       const fine = await world.createTask(owner, agent.id, { title: 'fine' });
       await row(page, 'task.created', '“fine” created, queued').waitFor({ timeout: 2000 });
       expect(await textOf(rows(page).first())).toContain('“fine” created, queued');
-      expect(await textOf(row(page, 'task.created', 'fine').locator('.event-task'))).toBe(`task …${fine.id.slice(-8)}`);
+      expect(await textOf(row(page, 'task.created', 'fine').locator('.event-task'))).toBe('fine');
+      expect(await row(page, 'task.created', 'fine').locator('.event-task').getAttribute('href')).toBe(`#/agents/${agent.id}/tasks/${fine.id}`);
 
       await world.createTask(other, stranger.id, { title: 'not yours' });
       await world.createTask(owner, agent.id, { title: 'broken', max_attempts: 1 });
@@ -187,6 +188,67 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       await expectRows(page, 6);
       expect(report).toEqual(CLEAN_REPORT);
     });
+
+    it.each(Object.entries(WIDTHS))(
+      'when tasks report progress at the %s width, then each event names its task by its title, linking to it (by keyboard too), and progress shows as a bar with its message, not as JSON',
+      async (_width, viewport) => {
+        const owner = await world.testApp.signUp();
+        const agent = await world.createAgent(owner, 'progressing');
+        const archive = await world.createAgent(owner, 'archive');
+        const task = await world.createTask(owner, agent.id, { title: 'Summarise the report' });
+        const old = await world.createTask(owner, archive.id, { title: 'Older task' });
+        // Events an earlier version of the service recorded carry no title: three of one task (whose
+        // creation's event was pruned: no event names it), one of a task that is gone.
+        await world.testApp.database.db('events').where({ task_id: old.id }).delete();
+        for (const priority of [2, 3, 4]) await insertEvent(world.testApp.database.db, { type: 'task.updated', agent_id: archive.id, owner_id: owner.user.id, task_id: old.id, data: { priority } });
+        const gone = '01900000-0000-7000-8000-00000000dead';
+        await insertEvent(world.testApp.database.db, { type: 'task.deleted', agent_id: archive.id, owner_id: owner.user.id, task_id: gone, data: { id: gone, status: 'queued' } });
+        const lease = (await owner.http.post(`/api/v1/agents/${agent.id}/leases`).send({}).expect(201)).body.data as { id: string; task_id: string };
+        expect(lease.task_id).toBe(task.id);
+        await owner.http.patch(`/api/v1/agents/${agent.id}/leases/${lease.id}`).send({ progress: { percent: 40, message: 'reading page 4 of 10' } }).expect(200);
+
+        context = await world.signedIn(owner, viewport);
+        const taskReads: string[] = [];
+        context.on('request', (request) => {
+          const url = new URL(request.url());
+          if (/\/tasks\/[^/]+$/.test(url.pathname)) taskReads.push(`${url.pathname}${url.search}`);
+        });
+        const { page, report } = await world.openConsole(context, '#/events');
+        const progress = row(page, 'task.progress', 'Summarise the report');
+        await progress.waitFor();
+        const link = progress.locator('.event-task');
+        expect(await textOf(link)).toBe('Summarise the report');
+        expect(await link.getAttribute('href')).toBe(`#/agents/${agent.id}/tasks/${task.id}`);
+        const bar = progress.getByRole('progressbar', { name: 'Progress of “Summarise the report”' });
+        expect(await bar.evaluate((element) => [element.tagName, (element as HTMLProgressElement).value, (element as HTMLProgressElement).max])).toEqual(['PROGRESS', 40, 100]);
+        expect(await textOf(progress.locator('.event-progress'))).toBe('40% reading page 4 of 10');
+        expect(await textOf(progress)).not.toMatch(/percent|progress:|\{/);
+        expect(await textOf(row(page, 'task.leased', 'Summarise the report').locator('.event-task'))).toBe('Summarise the report');
+
+        // The title-less events: named once their task is read, one read for its three events; the one that is gone keeps its short id.
+        const untitled = rows(page).filter({ hasText: 'task.updated' });
+        await page.waitForFunction(() => Array.from(document.querySelectorAll('.event-row')).filter((item) => item.textContent?.includes('task.updated') && item.textContent.includes('Older task')).length === 3, undefined, { timeout: 5000 }).catch(() => undefined);
+        expect(await untitled.locator('.event-task').allInnerTexts()).toEqual(['Older task', 'Older task', 'Older task']);
+        expect(await textOf(row(page, 'task.deleted', 'deleted').locator('.event-task'))).toBe(`task …${gone.slice(-8)}`);
+        expect(taskReads.sort()).toEqual([`/api/v1/agents/${archive.id}/tasks/${gone}?fields=title`, `/api/v1/agents/${archive.id}/tasks/${old.id}?fields=title`].sort());
+
+        // From the Pause button, Tab reaches the newest event's agent, then its task; Enter opens the agent's page at the task's address.
+        expect(await textOf(rows(page).first())).toContain('task.progress');
+        await page.getByRole('button', { name: 'Pause' }).focus();
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe(`#/agents/${agent.id}`);
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe(`#/agents/${agent.id}/tasks/${task.id}`);
+        expect(await scrollsSideways(page)).toBe(false);
+        await page.keyboard.press('Enter');
+        await page.waitForURL(`${world.origin}/#/agents/${agent.id}/tasks/${task.id}`);
+        await page.getByRole('heading', { level: 1, name: 'progressing' }).waitFor();
+        await page.getByText('Summarise the report').first().waitFor();
+        expect(await page.getByRole('link', { name: 'Fleet', exact: true }).getAttribute('aria-current')).toBe('page');
+        // Chromium logs the 404 of the task that is gone; nothing else is reported.
+        expect(report).toEqual({ ...CLEAN_REPORT, consoleErrors: ['Failed to load resource: the server responded with a status of 404 (Not Found)'] });
+      },
+    );
 
     it('when "Details" is pressed, then the event’s full JSON shows, as the API gives it, and pressing again hides it', async () => {
       const owner = await world.testApp.signUp();

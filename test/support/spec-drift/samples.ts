@@ -92,7 +92,9 @@ function samplesOfType(name: string, schema: Schema, type: string): unknown[] {
       return [Object.fromEntries(properties.map(([key, property]) => [key, samplesOf(key, property)[0]]))];
     }
     case 'array':
-      return [samplesOf(name, flattenSchema((schema.items ?? {}) as Schema)).slice(0, 1)];
+      // An array of anything (a free JSON value that may be an array) is sampled once, not recursed into.
+      if (schema.items === undefined) return [[1, 'two', null]];
+      return [samplesOf(name, flattenSchema(schema.items as Schema)).slice(0, 1)];
     default:
       return [];
   }
