@@ -2658,6 +2658,26 @@ export interface components {
             wait_seconds: components["schemas"]["Percentiles"];
             /** @description From a lease to its worker's outcome, for attempts that ended in the window. */
             run_seconds: components["schemas"]["Percentiles"];
+            /**
+             * @description The window in equal buckets, oldest first (60 of a minute for `1h`, 96 of 15 minutes
+             *     for `24h`), read from the event log: what entered the queue, what finished, and the
+             *     queue depth at each bucket's end (walked back from now through the tasks that entered
+             *     and left the queue).
+             */
+            series: components["schemas"]["StatsBucket"][];
+        };
+        /** @description One bucket of an agent's window. */
+        StatsBucket: {
+            /** @description Where the bucket begins. */
+            start: components["schemas"]["Timestamp"];
+            /** @description Tasks created in the bucket. */
+            created: number;
+            /** @description Tasks that succeeded in the bucket. */
+            succeeded: number;
+            /** @description Tasks that failed for good in the bucket. */
+            failed: number;
+            /** @description Tasks queued at the bucket's end. */
+            queue_depth: number;
         };
         AgentStatsItem: {
             data: components["schemas"]["AgentStats"];

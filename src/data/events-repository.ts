@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Executor } from './compiled-query';
 import type { Database } from './database';
 import type { EventRecord, NewEvent } from './records';
-import type { RowMapper } from './row-mapper';
+import { toIsoTimestamp, type RowMapper } from './row-mapper';
 import type { EventType } from '../model';
 
 export interface EventFilter {
@@ -30,6 +30,21 @@ export interface EventsRepository {
   prunedThrough(): Promise<string>;
   /** Deletes up to `batch` events older than `before` (oldest first) and raises the pruned mark; answers how many. */
   pruneBatch(before: string, batch: number): Promise<number>;
+  /**
+   * One agent's task events from `since` on, counted by bucket of `bucketMs` (its number: the
+   * bucket's start in ms divided by `bucketMs`), type, and the status and previous status they
+   * name. Events are found through the agent's id index from the first event at `since`, found
+   * by a few seeks on the primary key (ids follow commit order, and so, closely, the clock).
+   */
+  countTaskEventsOf(agentId: string, since: string, bucketMs: number): Promise<TaskEventCount[]>;
+}
+
+export interface TaskEventCount {
+  bucket: number;
+  type: string;
+  status: string | null;
+  previous: string | null;
+  n: number;
 }
 
 /** `record` buffers here; the transaction writes the buffer as it commits (writeEventsOnCommit). */
@@ -42,6 +57,41 @@ export function createEventsRepository(executor: Executor, mapper: RowMapper, po
     record(event) {
       if (!pending) throw new Error('an event is recorded in the transaction of its change');
       pending.push(event);
+    },
+    async countTaskEventsOf(agentId, since, bucketMs) {
+      // The smallest id whose event happened at or after `since`: a binary search by primary key.
+      // An id with no event behind it stands for the next one (the range from it holds the same events).
+      const bounds = await db('events').min({ low: 'id' }).max({ high: 'id' }).first();
+      if (bounds?.high === null || bounds?.high === undefined) return [];
+      let low = Number(bounds.low);
+      let high = Number(bounds.high) + 1;
+      while (low < high) {
+        const middle = Math.floor((low + high) / 2);
+        const row = await db('events').select('id', 'occurred_at').where('id', '>=', middle).orderBy('id').first();
+        if (!row || Number(row.id) >= high) high = middle;
+        else if (toIsoTimestamp(row.occurred_at) < since) low = Number(row.id) + 1;
+        else high = Number(row.id);
+      }
+      const bucket = postgres
+        ? db.raw('floor(extract(epoch from occurred_at) * 1000 / ?)::bigint as bucket', [bucketMs])
+        : db.raw('cast(((julianday(occurred_at) - 2440587.5) * 86400000.0) / ? as integer) as bucket', [bucketMs]);
+      const status = postgres ? db.raw("data->>'status' as status") : db.raw("json_extract(data, '$.status') as status");
+      const previous = postgres ? db.raw("data->>'previous_status' as previous") : db.raw("json_extract(data, '$.previous_status') as previous");
+      const rows: Array<Record<string, unknown>> = await db('events')
+        .select(bucket, 'type', status, previous)
+        .count({ n: '*' })
+        .where('agent_id', agentId)
+        .andWhere('id', '>=', idParameter(String(low)))
+        .andWhere('occurred_at', '>=', since)
+        .andWhere('type', 'like', 'task.%')
+        .groupByRaw('1, 2, 3, 4');
+      return rows.map((row) => ({
+        bucket: Number(row.bucket),
+        type: String(row.type),
+        status: row.status === null || row.status === undefined ? null : String(row.status),
+        previous: row.previous === null || row.previous === undefined ? null : String(row.previous),
+        n: Number(row.n),
+      }));
     },
     async list({ after, agentId, ownerId, types, limit }) {
       const query = db('events').where('id', '>', idParameter(after)).orderBy('id', 'asc').limit(limit);

@@ -156,6 +156,7 @@ export async function getAgentStats(store: Store, principal: Principal, agentId:
   if (!tasks) throw agentNotFound();
   const scheduled = await store.tasks.countWaiting(agent.id, at);
   const figures = await store.leases.figuresOf(agent.id, since);
+  const series = await seriesOf(store, agent.id, window, Date.parse(at), tasks.queued);
   const succeeded = figures.outcomes.succeeded ?? 0;
   const failed = (figures.outcomes.failed ?? 0) + (figures.outcomes.expired ?? 0);
   return {
@@ -170,7 +171,47 @@ export async function getAgentStats(store: Store, principal: Principal, agentId:
     throughput_per_minute: Math.round(((succeeded + failed) / (WINDOWS[window] / MINUTE)) * 1000) / 1000,
     wait_seconds: figures.wait,
     run_seconds: figures.run,
+    series,
   };
+}
+
+const BUCKETS = { '1h': { count: 60, ms: MINUTE }, '24h': { count: 96, ms: 15 * MINUTE } } as const;
+
+/** Whether a counted task event took a task into the queue (+1), out of it (-1), or neither (0). */
+function queueMove(event: { type: string; status: string | null; previous: string | null }): number {
+  if (event.type === 'task.created' || event.type === 'task.requeued') return 1;
+  if (event.type === 'task.leased') return -1;
+  // A queued task cancelled, deleted, or started by hand (without a lease).
+  if (event.type === 'task.cancelled' && event.previous === 'queued') return -1;
+  if (event.type === 'task.deleted' && event.status === 'queued') return -1;
+  if (event.type === 'task.updated' && event.status === 'running' && event.previous === 'queued') return -1;
+  return 0;
+}
+
+/**
+ * The window in equal buckets: tasks created and finished in each, and the queue's depth at each
+ * bucket's end, walked back from the depth now through what entered and left the queue since.
+ */
+async function seriesOf(store: Store, agentId: string, window: keyof typeof WINDOWS, at: number, queuedNow: number): Promise<AgentStats['series']> {
+  const { count, ms } = BUCKETS[window];
+  const end = Math.floor(at / ms) * ms + ms;
+  const first = end - count * ms;
+  const buckets = Array.from({ length: count }, (_, index) => ({ start: new Date(first + index * ms).toISOString(), created: 0, succeeded: 0, failed: 0, queue_depth: 0, moved: 0 }));
+  for (const row of await store.events.countTaskEventsOf(agentId, new Date(first).toISOString(), ms)) {
+    const bucket = buckets[row.bucket - first / ms];
+    if (!bucket) continue;
+    if (row.type === 'task.created') bucket.created += row.n;
+    if (row.type === 'task.succeeded') bucket.succeeded += row.n;
+    if (row.type === 'task.failed') bucket.failed += row.n;
+    bucket.moved += queueMove(row) * row.n;
+  }
+  let depth = queuedNow;
+  for (let index = buckets.length - 1; index >= 0; index -= 1) {
+    const bucket = buckets[index] as (typeof buckets)[number];
+    bucket.queue_depth = Math.max(0, depth);
+    depth -= bucket.moved;
+  }
+  return buckets.map(({ moved: _moved, ...bucket }) => bucket);
 }
 
 const GRANULARITY_MS = { hour: HOUR, day: 24 * HOUR } as const;

@@ -319,8 +319,24 @@ describeEachDatabase(
         expect(stats.throughput_per_minute).toBeCloseTo(2 / 60, 3);
         expect(stats.wait_seconds.p50).toBeGreaterThanOrEqual(0);
         expect(stats.run_seconds.p95).toBeGreaterThanOrEqual(0);
+        expect(stats.series).toHaveLength(60);
+        const totals = stats.series.reduce(
+          (sum: { created: number; succeeded: number; failed: number }, bucket: { created: number; succeeded: number; failed: number }) => ({
+            created: sum.created + bucket.created,
+            succeeded: sum.succeeded + bucket.succeeded,
+            failed: sum.failed + bucket.failed,
+          }),
+          { created: 0, succeeded: 0, failed: 0 },
+        );
+        expect(totals).toEqual({ created: 4, succeeded: 1, failed: 0 });
+        // Now two are queued; before the first was created, none was.
+        expect(stats.series.at(-1).queue_depth).toBe(2);
+        expect(stats.series[0].queue_depth).toBe(0);
+        expect(Date.parse(stats.series[1].start) - Date.parse(stats.series[0].start)).toBe(60_000);
         const day = (await api().get(`/api/v1/agents/${agent.id}/stats?window=24h`).expect(200)).body.data;
         expect(day.window).toBe('24h');
+        expect(day.series).toHaveLength(96);
+        expect(day.series.at(-1).queue_depth).toBe(2);
         await api().get(`/api/v1/agents/${agent.id}/stats?window=7d`).expect(400);
         const idle = await createAgent();
         const empty = (await api().get(`/api/v1/agents/${idle.id}/stats`).expect(200)).body.data;
