@@ -7,14 +7,11 @@ import { retryAfterMs } from './transport.js';
 export type FleetEvent = components['schemas']['Event'];
 export type FleetEventType = components['schemas']['EventType'];
 type EventsQuery = NonNullable<operations['listEvents']['parameters']['query']>;
+/** One line of a task's log, as `GET .../tasks/{task_id}/logs` streams it. */
+export type LogLine = components['schemas']['LogLine'];
 
-export interface EventsOptions {
-  /** Only this agent's events. */
-  agentId?: string;
-  /** Only events of these types. */
-  types?: readonly FleetEventType[];
-  /** Start after this event id, with every later event the service keeps (default: from now on). */
-  after?: string;
+/** How a live stream (events, a task's log lines) reconnects and ends. */
+export interface StreamOptions {
   /** Aborting it closes the connection and ends the iteration without an error, as `break` does. */
   signal?: AbortSignal;
   /** The wait before reconnecting until the service sends its own (`retry:`); default 1 000 ms. */
@@ -29,6 +26,24 @@ export interface EventsOptions {
   onOpen?: () => void;
 }
 
+export interface EventsOptions extends StreamOptions {
+  /** Only this agent's events. */
+  agentId?: string;
+  /** Only events of these types. */
+  types?: readonly FleetEventType[];
+  /** Start after this event id, with every later event the service keeps (default: from now on). */
+  after?: string;
+}
+
+export interface TaskLogsOptions extends StreamOptions {
+  /** Only this attempt's lines (its `number`). */
+  attempt?: number;
+  /** Only lines at this level or above. */
+  level?: LogLine['level'];
+  /** Start after this line id (default: every line the task keeps). */
+  after?: string;
+}
+
 export interface ReconnectEvent {
   /** 1 for the first reconnect after events last arrived. */
   attempt: number;
@@ -39,8 +54,22 @@ export interface ReconnectEvent {
   cause: { status: number } | { error: unknown } | { closed: true };
 }
 
-/** Opens one stream: `GET /api/v1/events` with `Accept: text/event-stream`, its body as a stream. */
-export type OpenStream = (request: { query: EventsQuery; lastEventId: string | undefined; signal: AbortSignal }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+/** Opens one connection of a stream (`Accept: text/event-stream`, its body as a stream), resuming after `lastEventId` when set. */
+export type OpenStream = (request: { lastEventId: string | undefined; signal: AbortSignal }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/** The query of one connection to the event log: `after` goes only with the first (Last-Event-ID would lose to it). */
+export function eventsQuery(options: EventsOptions, lastEventId: string | undefined): EventsQuery {
+  return {
+    ...optional('agent_id', options.agentId),
+    ...optional('types', options.types?.length === 0 ? undefined : options.types?.slice()),
+    ...optional('after', lastEventId === undefined ? options.after : undefined),
+  };
+}
+
+/** The query of one connection to a task's log, as eventsQuery. */
+export function taskLogsQuery(options: TaskLogsOptions, lastEventId: string | undefined): { cursor?: string; attempt?: number; level?: LogLine['level'] } {
+  return { ...optional('attempt', options.attempt), ...optional('level', options.level), ...optional('cursor', lastEventId === undefined ? options.after : undefined) };
+}
 
 /** Larger than any event the service sends; a stream that buffers more without a complete event is broken. */
 const MAX_EVENT_CHARS = 1 << 20;
@@ -48,13 +77,13 @@ const MAX_EVENT_CHARS = 1 << 20;
 const REMEMBERED_IDS = 1024;
 
 /**
- * The fleet's events as an async iterator over a Server-Sent Events stream. The connection is
+ * A live stream's messages (the fleet's events, a task's log lines) as an async iterator over Server-Sent Events. The connection is
  * opened on the first `next()`, read only as fast as the caller iterates (at most one network
  * chunk of parsed events is held), and replaced after a drop, a server shutdown, a 408, 429 or
  * 5xx, resuming with `Last-Event-ID` after the last event yielded. Other refusals end the
  * iteration with an `AgentFleetError`.
  */
-export async function* streamEvents(open: OpenStream, options: EventsOptions = {}): AsyncGenerator<FleetEvent, void, undefined> {
+export async function* streamEvents<T extends { id: string } = FleetEvent>(open: OpenStream, options: StreamOptions = {}): AsyncGenerator<T, void, undefined> {
   const { signal } = options;
   const maxDelayMs = options.maxReconnectDelayMs ?? 30_000;
   const idleTimeoutMs = options.idleTimeoutMs ?? 45_000;
@@ -64,16 +93,10 @@ export async function* streamEvents(open: OpenStream, options: EventsOptions = {
   let failures = 0;
 
   /** One connection: yields its events, and returns why it ended (undefined when the caller aborted). */
-  async function* follow(connection: AbortSignal): AsyncGenerator<FleetEvent, Ended | undefined, undefined> {
-    // `after` would win over Last-Event-ID: it goes only with the first connection.
-    const query: EventsQuery = {
-      ...optional('agent_id', options.agentId),
-      ...optional('types', options.types?.length === 0 ? undefined : options.types?.slice()),
-      ...optional('after', lastEventId === undefined ? options.after : undefined),
-    };
+  async function* follow(connection: AbortSignal): AsyncGenerator<T, Ended | undefined, undefined> {
     let answer: Awaited<ReturnType<OpenStream>>;
     try {
-      answer = await open({ query, lastEventId, signal: connection });
+      answer = await open({ lastEventId, signal: connection });
     } catch (error) {
       return isAborted(signal) ? undefined : { cause: { error } };
     }
@@ -89,7 +112,7 @@ export async function* streamEvents(open: OpenStream, options: EventsOptions = {
     notify(options.onOpen);
     try {
       for await (const message of messagesOf(data as ReadableStream<Uint8Array>, connection, idleTimeoutMs, (ms) => (retryMs = ms))) {
-        const event = JSON.parse(message.data) as FleetEvent;
+        const event = JSON.parse(message.data) as T;
         const id = message.id ?? String(event.id);
         if (yielded.has(id)) continue;
         yielded.add(id);

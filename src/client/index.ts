@@ -3,7 +3,7 @@ import type { components, paths } from '../../generated/api.js';
 import { credentialsOf, type Auth, type RequestToken, type TokenRequest } from './auth.js';
 import { AgentFleetError } from './errors.js';
 import { MemoryEtagCache, type EtagCache } from './etag-cache.js';
-import { streamEvents, type EventsOptions, type FleetEvent, type OpenStream } from './events.js';
+import { eventsQuery, streamEvents, taskLogsQuery, type EventsOptions, type FleetEvent, type LogLine, type TaskLogsOptions } from './events.js';
 import { serializeQuery } from './query.js';
 import { createTransport, type Fetch, type RetryOptions } from './transport.js';
 import type { CollectionPath, InitParam, ItemOf, Method, SuccessBody } from './types.js';
@@ -12,7 +12,7 @@ export type { components, operations, paths } from '../../generated/api.js';
 export type { Auth, OAuthError, TokenRequest, TokenResponse, TokenSource } from './auth.js';
 export { AgentFleetError, unwrap, type DataOf, type ErrorOf } from './errors.js';
 export { MemoryEtagCache, type CachedResponse, type EtagCache } from './etag-cache.js';
-export type { EventsOptions, FleetEvent, FleetEventType, ReconnectEvent } from './events.js';
+export type { EventsOptions, FleetEvent, FleetEventType, LogLine, ReconnectEvent, StreamOptions, TaskLogsOptions } from './events.js';
 export { serializeQuery } from './query.js';
 export type { Fetch, RetryEvent, RetryOptions } from './transport.js';
 export type { CollectionPath, ErrorBody, FieldsOf, HttpMethod, ItemOf, PathsWith, Sparse, SuccessBody } from './types.js';
@@ -73,6 +73,11 @@ export interface AgentFleetClient {
    * 404, 410), and without one when `signal` aborts or the loop breaks.
    */
   events(options?: EventsOptions): AsyncGenerator<FleetEvent, void, undefined>;
+  /**
+   * A task's log lines, live (`GET .../tasks/{task_id}/logs` as Server-Sent Events): the lines it
+   * keeps first, then each new one. Reconnects and resumes as `events` does.
+   */
+  taskLogs(agentId: string, taskId: string, options?: TaskLogsOptions): AsyncGenerator<LogLine, void, undefined>;
   /** `POST /token`, form-encoded as RFC 6749 requires. */
   requestToken: RequestToken;
   /** The ETag cache in use, if any. */
@@ -106,13 +111,7 @@ export function createAgentFleetClient(options: AgentFleetClientOptions): AgentF
   });
   const GET = client.GET as unknown as Method<'get'>;
 
-  const openStream: OpenStream = ({ query, lastEventId, signal }) =>
-    streams.GET('/api/v1/events', {
-      params: { query, header: lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId } },
-      headers: { Accept: 'text/event-stream' },
-      parseAs: 'stream',
-      signal,
-    });
+  const resumeFrom = (lastEventId: string | undefined) => (lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId });
 
   async function* pages(url: string, init?: { params?: { query?: Record<string, unknown> } }): AsyncGenerator<unknown, void, undefined> {
     let query: Record<string, unknown> = { ...init?.params?.query };
@@ -141,7 +140,28 @@ export function createAgentFleetClient(options: AgentFleetClientOptions): AgentF
     paginate: async function* (url: string, init?: object) {
       for await (const page of pages(url, init)) yield* itemsOf(page);
     } as AgentFleetClient['paginate'],
-    events: (eventsOptions) => streamEvents(openStream, eventsOptions),
+    events: (eventsOptions = {}) =>
+      streamEvents<FleetEvent>(
+        ({ lastEventId, signal }) =>
+          streams.GET('/api/v1/events', {
+            params: { query: eventsQuery(eventsOptions, lastEventId), header: resumeFrom(lastEventId) },
+            headers: { Accept: 'text/event-stream' },
+            parseAs: 'stream',
+            signal,
+          }),
+        eventsOptions,
+      ),
+    taskLogs: (agentId, taskId, logsOptions = {}) =>
+      streamEvents<LogLine>(
+        ({ lastEventId, signal }) =>
+          streams.GET('/api/v1/agents/{agent_id}/tasks/{task_id}/logs', {
+            params: { path: { agent_id: agentId, task_id: taskId }, query: taskLogsQuery(logsOptions, lastEventId), header: resumeFrom(lastEventId) },
+            headers: { Accept: 'text/event-stream' },
+            parseAs: 'stream',
+            signal,
+          }),
+        logsOptions,
+      ),
     requestToken,
     cache,
     use: (...middleware) => {

@@ -58,6 +58,18 @@ describeEachDatabase('createWorker against the service', (get) => {
     expect(lines[0].data).toEqual({ url: 'https://example.org' });
     const [attempt] = (await api().get(`/api/v1/agents/${agent.id}/tasks/${taskId}/attempts`).expect(200)).body.data;
     expect(attempt).toMatchObject({ outcome: 'succeeded', model: 'large', usage: { input_tokens: 150 } });
+
+    // The typed client follows the same lines live, from the first, and only warnings when asked.
+    const client = createAgentFleetClient({ baseUrl: await get().listen(), auth: { apiKey: TEST_API_KEY } });
+    const followed: string[] = [];
+    for await (const line of client.taskLogs(agent.id, taskId)) {
+      followed.push(line.message);
+      if (followed.length === 3) break;
+    }
+    expect(followed).toEqual(['fetching', 'slow answer', 'done']);
+    const warnings = client.taskLogs(agent.id, taskId, { level: 'warn' });
+    expect((await warnings.next()).value).toMatchObject({ level: 'warn', message: 'slow answer', attempt: 1 });
+    await warnings.return();
   }, 60_000);
 
   it('when the service is slow to take log lines, then lines past the buffer are dropped and counted, and the task is not held up', async () => {
