@@ -409,12 +409,12 @@ export async function appendLogs(queue: WorkQueue, principal: Principal, agentId
 
 /** Refuses (400) a batch with a line whose data is too large or whose time is far from the service's clock. */
 function assertKeepable(lines: LogLineCreate[], at: string): void {
-  const now = Date.parse(at);
+  const clock = Date.parse(at);
   const problems = lines.flatMap((line, index) => {
     const found: Array<{ field: string; in: 'body'; message: string }> = [];
     if (line.data !== undefined && jsonBytes(line.data) > LOG_DATA_MAX_BYTES) found.push({ field: `lines/${index}/data`, in: 'body', message: `must be at most ${LOG_DATA_MAX_BYTES} bytes as JSON` });
     const stamped = line.at === undefined ? undefined : Date.parse(line.at);
-    if (stamped !== undefined && (stamped < now - LOG_PAST_MS || stamped > now + LOG_FUTURE_MS)) {
+    if (stamped !== undefined && (stamped < clock - LOG_PAST_MS || stamped > clock + LOG_FUTURE_MS)) {
       found.push({ field: `lines/${index}/at`, in: 'body', message: 'must be within the last day (and at most a minute ahead)' });
     }
     return found;
