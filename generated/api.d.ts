@@ -1743,6 +1743,8 @@ export interface components {
             lte?: string;
             /** @description Equal to one of these comma-separated values. */
             in?: string;
+            /** @description Contains this text anywhere, ignoring the case of letters (on SQLite, of ASCII letters only); `%` and `_` are plain characters. */
+            contains?: string;
         };
         /** @description Comparisons on an integer field (`filter[field][op]=value`). */
         IntegerFilter: {

@@ -1,8 +1,10 @@
 /**
  * The README's pictures of the console: `npm run screenshots` starts the service (as `npm start`
  * does, on a fresh SQLite file), gives one person a small fleet through the typed client (agents,
- * tasks that a worker finishes or fails, a key, a webhook with deliveries), and photographs each
- * view in Chromium at 1280 px and the fleet and an agent at 390 px, into docs/images/.
+ * tasks that workers finish, retry or fail with log lines and usage, a worker holding a task, a
+ * key, a webhook with deliveries), and photographs each view in Chromium at 1280 px (an agent's
+ * overview, its task table and a task's page among them) and the fleet and an agent at 390 px,
+ * into docs/images/. It needs no network: Chromium and the service run on this machine.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -39,6 +41,9 @@ async function startService(port: number, dir: string): Promise<ChildProcess> {
       DATABASE_URL: `sqlite://${path.join(dir, 'fleet.sqlite')}`,
       API_KEYS: SERVICE_KEY,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      // A retried task is claimable again at once, so that the pictured task has two attempts.
+      LEASE_RETRY_BASE_MS: '100',
+      LEASE_RETRY_MAX_MS: '200',
       RATE_LIMIT_API_MAX: '100000',
       RATE_LIMIT_USER_MAX: '100000',
       LOG_LEVEL: 'warn',
@@ -66,7 +71,7 @@ async function startReceiver(): Promise<{ url: string; close: () => Promise<void
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/fleet`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-async function giveAFleet(base: string, receiverUrl: string): Promise<{ person: AgentFleetClient; crawlerId: string; webhookId: string }> {
+async function giveAFleet(base: string, receiverUrl: string): Promise<{ person: AgentFleetClient; crawlerId: string; webhookId: string; retriedId: string }> {
   const anonymous = createAgentFleetClient({ baseUrl: base });
   await unwrap(anonymous.POST('/api/v1/users', { body: PERSON }));
   const person = createAgentFleetClient({ baseUrl: base, auth: { username: PERSON.email, password: PERSON.password } });
@@ -76,23 +81,45 @@ async function giveAFleet(base: string, receiverUrl: string): Promise<{ person: 
   const translator = await agent('translator', 'type_c');
   await agent('reviewer', 'type_b');
   const webhook = (await unwrap(person.POST('/api/v1/webhooks', { body: { url: receiverUrl, description: 'Ops alerts' } }))).data;
-  await unwrap(person.POST('/api/v1/agents/{agent_id}/keys', { params: { path: { agent_id: crawler.id } }, body: { name: 'crawler on host-7' } }));
+  const crawlerKey = (await unwrap(person.POST('/api/v1/agents/{agent_id}/keys', { params: { path: { agent_id: crawler.id } }, body: { name: 'crawler on host-7' } }))).data;
 
-  const task = (agentId: string, title: string, input: Record<string, unknown>) =>
-    unwrap(person.POST('/api/v1/agents/{agent_id}/tasks', { params: { path: { agent_id: agentId } }, body: { title, input, max_attempts: 1 } }));
+  const task = (agentId: string, title: string, input: Record<string, unknown>, more: { max_attempts?: number; priority?: number } = {}) =>
+    unwrap(person.POST('/api/v1/agents/{agent_id}/tasks', { params: { path: { agent_id: agentId } }, body: { title, input, max_attempts: 1, ...more } }));
   for (const [n, page] of ['home', 'pricing', 'docs', 'blog', 'careers'].entries()) await task(crawler.id, `Crawl /${page}`, { url: `https://example.com/${page}`, depth: n % 3 });
   await task(crawler.id, 'Crawl /private', { url: 'https://example.com/private' });
+  // Fails its first attempt (the site is busy), succeeds its second: the task page's picture.
+  const retried = (await task(crawler.id, 'Crawl /changelog', { url: 'https://example.com/changelog', depth: 2 }, { max_attempts: 3, priority: 9 })).data;
   for (const doc of ['Q3 report', 'Incident 4121', 'Board minutes']) await task(summarizer.id, `Summarise ${doc}`, { document: doc.toLowerCase().replace(/ /g, '-') });
   await task(translator.id, 'Translate release notes to German', { language: 'de' });
 
   const service = createAgentFleetClient({ baseUrl: base, auth: { apiKey: SERVICE_KEY } });
-  const workers = [crawler.id, summarizer.id].map((agentId) =>
-    createWorker(service, {
-      agentId,
+  // The crawler's worker signs in with the crawler's own key: the console names it by the key's name.
+  const crawlerWorker = createAgentFleetClient({ baseUrl: base, auth: { apiKey: crawlerKey.secret } });
+  const workers = [
+    [crawlerWorker, crawler.id],
+    [service, summarizer.id],
+  ].map(([client, agentId]) =>
+    createWorker(client as AgentFleetClient, {
+      agentId: agentId as string,
       waitSeconds: 1,
-      handler: async (work) => {
-        await delay(150);
-        if (work.title === 'Crawl /private') throw new PermanentError('403 Forbidden from https://example.com/private: the crawler has no credentials for it');
+      logs: { flushMs: 50 },
+      handler: async (work, { log, usage, progress }) => {
+        const url = (work.input as { url?: string } | null)?.url ?? work.title;
+        log.info(`fetching ${url}`);
+        await delay(60);
+        log.debug('robots.txt allows it', { rules: 14, crawl_delay_s: 1 });
+        await progress({ percent: 50, message: 'parsing the page' });
+        usage({ input_tokens: 1_800 + work.title.length * 40, output_tokens: 240, cost_usd: 0.0042, model: 'fleet-small-2' });
+        await delay(90);
+        if (work.title === 'Crawl /private') {
+          log.error('403 Forbidden', { status: 403 });
+          throw new PermanentError('403 Forbidden from https://example.com/private: the crawler has no credentials for it');
+        }
+        if (work.title === 'Crawl /changelog' && work.attempts === 1) {
+          log.warn('503 Service Unavailable: the site asks to come back in a minute', { status: 503, retry_after_s: 60 });
+          throw new Error('503 Service Unavailable from https://example.com/changelog');
+        }
+        log.info('done', { links: 87 });
         return work.title.startsWith('Crawl') ? { pages: 12, links: 87, bytes: 418_204 } : { summary: 'Revenue grew 12 %; two risks named.', words: 212 };
       },
     }),
@@ -100,11 +127,23 @@ async function giveAFleet(base: string, receiverUrl: string): Promise<{ person: 
   await Promise.all(workers.map((worker) => worker.start()));
   await delay(4000);
   await Promise.all(workers.map((worker) => worker.stop()));
-  // Queued work left for the pictures, and one task a worker is on.
-  await task(crawler.id, 'Crawl /changelog', { url: 'https://example.com/changelog' });
-  await task(crawler.id, 'Crawl /status', { url: 'https://example.com/status' });
+  // Queued work left for the pictures (one called off), and a task a worker is on, halfway.
+  for (const [n, post] of ['launch', 'pricing-change', 'hiring', 'q3-results', 'security-update', 'roadmap', 'outage-review', 'new-office'].entries()) {
+    const queued = (await task(crawler.id, `Crawl /blog/${post}`, { url: `https://example.com/blog/${post}` }, { priority: (n * 3) % 11 })).data;
+    if (post === 'hiring') await unwrap(person.PATCH('/api/v1/agents/{agent_id}/tasks/{task_id}', { params: { path: { agent_id: crawler.id, task_id: queued.id } }, body: { status: 'cancelled' } }));
+  }
+  await task(crawler.id, 'Crawl /status', { url: 'https://example.com/status' }, { priority: 10 });
+  const claimed = await unwrap(crawlerWorker.POST('/api/v1/agents/{agent_id}/leases', { params: { path: { agent_id: crawler.id } }, body: { ttl_seconds: 300 } }));
+  if (!claimed) throw new Error('the crawler had no task to hold');
+  const held = claimed.data;
+  await unwrap(
+    crawlerWorker.PATCH('/api/v1/agents/{agent_id}/leases/{lease_id}', {
+      params: { path: { agent_id: crawler.id, lease_id: held.id } },
+      body: { progress: { percent: 40, message: 'page 4 of 10' }, usage: { input_tokens: 2_400, output_tokens: 310, cost_usd: 0.0051, model: 'fleet-small-2' } },
+    }),
+  );
   await unwrap(service.POST('/api/v1/agents/{agent_id}/leases', { params: { path: { agent_id: translator.id } }, body: { ttl_seconds: 300 } }));
-  return { person, crawlerId: crawler.id, webhookId: webhook.id };
+  return { person, crawlerId: crawler.id, webhookId: webhook.id, retriedId: retried.id };
 }
 
 async function main(): Promise<void> {
@@ -115,17 +154,20 @@ async function main(): Promise<void> {
   const receiver = await startReceiver();
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
-    const { crawlerId, webhookId } = await giveAFleet(base, receiver.url);
+    const { crawlerId, webhookId, retriedId } = await giveAFleet(base, receiver.url);
     mkdirSync(out, { recursive: true });
-    const shots: Array<[string, string, number]> = [
+    // Each picture: its name, the view, the width, and the part of the view to scroll to (its top when none).
+    const shots: Array<[string, string, number, string?]> = [
       ['console-fleet', '#/', 1280],
       ['console-agent', `#/agents/${crawlerId}`, 1280],
+      ['console-tasks', `#/agents/${crawlerId}`, 1280, '.agent-tasks'],
+      ['console-task', `#/agents/${crawlerId}/tasks/${retriedId}`, 1280],
       ['console-events', '#/events', 1280],
       ['console-webhook', `#/webhooks/${webhookId}`, 1280],
       ['console-fleet-phone', '#/', 390],
       ['console-agent-phone', `#/agents/${crawlerId}`, 390],
     ];
-    for (const [name, hash, width] of shots) {
+    for (const [name, hash, width, part] of shots) {
       const context = await browser.newContext({ viewport: { width, height: width > 400 ? 820 : 844 }, deviceScaleFactor: 1 });
       await context.request.post(`${base}/api/auth/login`, { data: { email: PERSON.email, password: PERSON.password }, headers: { Origin: base } });
       const page = await context.newPage();
@@ -133,6 +175,7 @@ async function main(): Promise<void> {
       // The event stream stays open: the view is ready when nothing says it is loading.
       await page.locator('.live-live').waitFor();
       await page.waitForFunction(() => document.querySelector('.loading') === null);
+      if (part) await page.locator(part).evaluate((element) => element.scrollIntoView({ block: 'start' }));
       await delay(300);
       await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: false });
       await context.close();

@@ -22,7 +22,10 @@ export interface ItemSize {
 /** What an envelope (`{data: [...], meta: {...}}`) adds around the items of a page, at most. */
 const PAGE_OVERHEAD_BYTES = 256;
 
-const OPERATORS: Record<Exclude<FilterOp, 'in'>, string> = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+const OPERATORS: Record<Exclude<FilterOp, 'in' | 'contains'>, string> = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+/** A LIKE pattern matching `text` anywhere, its wildcards escaped with `\`. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (wildcard) => `\\${wildcard}`)}%`;
 
 /**
  * Applies filters, order and one page window to `base` (already scoped to what the caller may
@@ -46,6 +49,9 @@ export async function runListQuery(
     const kind = columnKind(columns, filter.field);
     if (filter.op === 'in') {
       filtered.whereIn(filter.field, String(filter.value).split(',').map((value) => toStored(kind, value, filter)));
+    } else if (filter.op === 'contains') {
+      // SQLite's LIKE ignores the case of ASCII letters; PostgreSQL's ILIKE that of every letter.
+      filtered.whereRaw(`?? ${base.client.dialect === 'postgresql' ? 'ilike' : 'like'} ? escape '\\'`, [filter.field, containing(String(filter.value))]);
     } else {
       filtered.where(filter.field, OPERATORS[filter.op], toStored(kind, filter.value, filter));
     }

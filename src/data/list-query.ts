@@ -1,5 +1,5 @@
 /** How a caller asks for part of a collection; both surfaces translate their query into this. */
-export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in';
+export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains';
 
 export interface Filter {
   field: string;

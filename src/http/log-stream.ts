@@ -16,19 +16,22 @@ export interface LogStreamSettings {
 
 /** Lines read per look while the stream catches up. */
 const PAGE = 500;
+/** A finished task gets lines only if it runs again: its stream looks this many times less often. */
+const FINISHED_SLOWDOWN = 10;
+const FINISHED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 
 const frameLine = (line: LogLine) => `id: ${line.id}\nevent: log\ndata: ${JSON.stringify(line)}\n\n`;
 
 /**
  * Follows a task's log as Server-Sent Events: the kept lines after the cursor first, then each new
- * one as it is read (every `pollMs`), until the client leaves, the process drains or the
+ * one as it is read (every `pollMs`; ten times less often while the task is finished), until the client leaves, the process drains or the
  * credential stops working. The reader's task has been found (the reader may see it).
  */
 export async function followLogs(
   req: Pick<Request, 'method' | 'socket'>,
   res: Response,
   store: Store,
-  taskId: string,
+  task: { agent_id: string; id: string },
   filter: LogFilter,
   settings: LogStreamSettings,
   stillAuthenticated: () => Promise<boolean>,
@@ -58,15 +61,20 @@ export async function followLogs(
   }, settings.heartbeatMs);
   heartbeat.unref();
   let after = filter.after;
+  let finished = false;
+  let quiet = 0;
   try {
     while (!ended && !settings.draining()) {
-      const page = await readLogs(store, taskId, { ...filter, after }, PAGE);
+      const page = await readLogs(store, task.id, { ...filter, after }, PAGE);
       for (const line of page.items) res.write(frameLine(line));
       after = page.items.at(-1)?.id ?? after;
       if (page.hasMore) continue;
+      quiet = page.items.length > 0 ? 0 : quiet + 1;
+      // Whether the task still runs is read again now and then, not at every look.
+      if (quiet % FINISHED_SLOWDOWN === 1) finished = FINISHED.has((await store.tasks.find(task.agent_id, task.id))?.status ?? 'cancelled');
       await new Promise<void>((resolve) => {
         wake = resolve;
-        setTimeout(resolve, settings.pollMs).unref();
+        setTimeout(resolve, finished ? settings.pollMs * FINISHED_SLOWDOWN : settings.pollMs).unref();
       });
       wake = undefined;
     }

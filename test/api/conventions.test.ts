@@ -163,6 +163,20 @@ describeEachDatabase('the /api/v1 conventions surface', (get) => {
       expect(notA.body.data.map((a: Item) => a.name)).toEqual(['alpha', 'bravo']);
     });
 
+    it('when filter[field][contains] is given, then it matches anywhere, ignoring case, with % and _ as plain characters', async () => {
+      const owner = await get().signUp();
+      for (const name of ['Nightly Report', 'report-2026', 'reprt', '100% done', '100 done', 'a_b', 'axb']) {
+        await owner.http.post('/agents').send({ name, type: 'type_a' }).expect(201);
+      }
+      const names = async (text: string) =>
+        (await owner.http.get('/api/v1/agents').query({ sort: 'name', 'filter[name][contains]': text }).expect(200)).body.data.map((a: Item) => a.name);
+      expect(await names('REPORT')).toEqual(['Nightly Report', 'report-2026']);
+      expect(await names('0%')).toEqual(['100% done']);
+      expect(await names('_')).toEqual(['a_b']);
+      const empty = await owner.http.get('/api/v1/agents').query({ 'filter[name][contains]': '' }).expect(400);
+      expect(empty.body.error.code).toBe('VALIDATION_ERROR');
+    });
+
     it('when a sorted collection is walked with cursors, then the order holds across pages', async () => {
       const owner = await get().signUp();
       const names = ['m', 'c', 'x', 'a', 'q', 'c', 'b', 'z', 'k', 'c'];

@@ -27,7 +27,9 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     context = undefined;
   });
 
-  const taskItem = (page: Page, title: string) => page.locator('.task').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+  /** The table's row of the task titled `title`. */
+  const taskRow = (page: Page, title: string) => page.locator('.task-table tbody tr').filter({ has: page.getByRole('link', { name: title, exact: true }) });
+  const shownTitles = (page: Page) => page.locator('.task-table tbody .col-title a').allInnerTexts();
   const keyItem = (page: Page, name: string) => page.locator('.agent-key').filter({ has: page.getByRole('heading', { name, exact: true }) });
 
   /** The task's status as the API has it now. */
@@ -59,7 +61,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     return worker;
   };
 
-  it('when an agent has tasks in every state, then each shows its status word, facts and outcome, and Details show a failed task’s error and a succeeded task’s result', async () => {
+  it('when an agent has tasks in every state, then each row shows its status word and facts, a failed task its error, and a task’s page its error or its input and result', async () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'crawler');
     const succeeds = await world.createTask(owner, agent.id, { title: 'succeeds', priority: 10, input: { url: 'https://example.com/a' } });
@@ -78,41 +80,38 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     expect(await textOf(page.locator('.agent-facts'))).toContain('type_a');
     expect(await page.getByRole('link', { name: 'Your fleet' }).getAttribute('href')).toBe('#/');
 
-    const titles = await page.locator('.task h3').allInnerTexts();
+    const titles = await shownTitles(page);
     expect(titles).toEqual(['called off', 'waiting', 'held by a worker', 'fails loudly', 'succeeds']);
     const expected: Record<string, TaskStatus> = { succeeds: 'succeeded', 'fails loudly': 'failed', 'held by a worker': 'running', waiting: 'queued', 'called off': 'cancelled' };
     for (const [title, status] of Object.entries(expected)) {
-      expect({ title, status: await textOf(taskItem(page, title).locator('.status')) }).toEqual({ title, status });
+      expect({ title, status: await textOf(taskRow(page, title).locator('.status')) }).toEqual({ title, status });
     }
-    expect(await textOf(taskItem(page, 'waiting').locator('.task-facts'))).toMatch(/Priority 0 Attempts 0 of 4 Created \S/);
-    expect(await textOf(taskItem(page, 'succeeds').locator('.task-facts'))).toContain('Finished');
-    expect(await textOf(taskItem(page, 'held by a worker').locator('.task-progress'))).toBe('40% reading page 4 of 10');
-    expect(await textOf(taskItem(page, 'fails loudly').locator('.task-error'))).toBe('Error: the model refused fails loudly');
-    expect(await textOf(taskItem(page, 'succeeds').locator('.task-result'))).toBe('Result: {"words":42,"summary":"all good"}');
+    expect(await textOf(taskRow(page, 'waiting').locator('.col-priority'))).toBe('0');
+    expect(await textOf(taskRow(page, 'waiting').locator('.col-attempts'))).toBe('0/4');
+    expect(await textOf(taskRow(page, 'succeeds').locator('.col-attempts'))).toBe('1/3');
+    expect(await textOf(taskRow(page, 'fails loudly').locator('.row-error'))).toBe('the model refused fails loudly');
+    expect(await taskRow(page, 'succeeds').locator('.row-error').count()).toBe(0);
+
+    // A task's page: the failed one's error, then (by its link, with Enter) the succeeded one's input and result.
+    await taskRow(page, 'fails loudly').getByRole('link').click();
+    await page.getByRole('heading', { level: 1, name: 'fails loudly' }).waitFor();
+    expect(await textOf(page.locator('.last-error'))).toBe('Error the model refused fails loudly');
+    expect(await textOf(page.locator('.task-side'))).toContain('No result.');
+    expect(await page.getByRole('button', { name: /^Cancel task/ }).count()).toBe(0);
+    await page.goBack();
+    await taskRow(page, 'succeeds').getByRole('link').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'succeeds' }).waitFor();
+    expect(JSON.parse(await page.getByLabel('Result of succeeds').innerText())).toEqual({ words: 42, summary: 'all good' });
+    expect(JSON.parse(await page.getByLabel('Input of succeeds').innerText())).toEqual({ url: 'https://example.com/a' });
+    expect(await page.locator('.last-error').count()).toBe(0);
+    await page.goBack();
+    await taskRow(page, 'held by a worker').getByRole('link').click();
+    await page.getByRole('heading', { level: 1, name: 'held by a worker' }).waitFor();
+    expect(await textOf(page.locator('.task-description'))).toBe('takes a while');
+    expect(await textOf(page.locator('.task-view > .task-progress'))).toBe('40% reading page 4 of 10');
     // Cancel is offered only while a task can still be cancelled.
-    expect(await page.getByRole('button', { name: /^Cancel task/ }).count()).toBe(2);
-    expect(await taskItem(page, 'succeeds').getByRole('button', { name: /^Cancel task/ }).count()).toBe(0);
-
-    const failed = taskItem(page, 'fails loudly');
-    const details = failed.getByRole('button', { name: /^Details/ });
-    expect(await details.getAttribute('aria-expanded')).toBe('false');
-    expect(await failed.locator('.task-details').isVisible()).toBe(false);
-    await details.click();
-    expect(await details.getAttribute('aria-expanded')).toBe('true');
-    expect(await textOf(failed.locator('.task-error-full'))).toBe('the model refused fails loudly');
-    expect(await textOf(failed.locator('.task-details'))).toContain('No result.');
-
-    const succeeded = taskItem(page, 'succeeds');
-    await succeeded.getByRole('button', { name: /^Details/ }).click();
-    expect(JSON.parse(await succeeded.getByLabel('Result of succeeds').innerText())).toEqual({ words: 42, summary: 'all good' });
-    expect(JSON.parse(await succeeded.getByLabel('Input of succeeds').innerText())).toEqual({ url: 'https://example.com/a' });
-    expect(await textOf(succeeded.locator('.task-details'))).toContain('No error.');
-
-    const running = taskItem(page, 'held by a worker');
-    await running.getByRole('button', { name: /^Details/ }).click();
-    expect(await textOf(running.locator('.task-description'))).toBe('takes a while');
-    await running.getByRole('button', { name: /^Details/ }).click();
-    expect(await running.locator('.task-details').isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: /^Cancel task/ }).count()).toBe(1);
     expect(report).toEqual(CLEAN_REPORT);
   }, SLOW_MS);
 
@@ -123,9 +122,11 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     await world.createTask(owner, agent.id, { title: 'fails at once', priority: 1, max_attempts: 1 });
     context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
-    expect(await textOf(taskItem(page, 'fine').locator('.status'))).toBe('queued');
-    expect(await textOf(taskItem(page, 'fails at once').locator('.status'))).toBe('queued');
-    const requestsBefore = await page.evaluate(() => performance.getEntriesByType('resource').length);
+    expect(await textOf(taskRow(page, 'fine').locator('.status'))).toBe('queued');
+    expect(await textOf(taskRow(page, 'fails at once').locator('.status'))).toBe('queued');
+    // The overview reads its figures every 10 s by itself: what counts here is the tasks' reads.
+    const taskReads = () => page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/tasks')).length);
+    const requestsBefore = await taskReads();
 
     const returned: Record<string, number> = {};
     worker = await world.startWorker(agent.id, async (task) => {
@@ -137,7 +138,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     const shows = (title: string, status: string) =>
       page.waitForFunction(
         ([wantedTitle, wantedStatus]) =>
-          Array.from(document.querySelectorAll('.task')).some((item) => item.querySelector('h3')?.textContent === wantedTitle && item.querySelector('.status')?.textContent === wantedStatus),
+          Array.from(document.querySelectorAll('.task-table tbody tr')).some((row) => row.querySelector('.col-title a')?.textContent === wantedTitle && row.querySelector('.status')?.textContent === wantedStatus),
         [title, status] as const,
         { timeout: 10_000, polling: 20 },
       );
@@ -145,10 +146,10 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     expect(Date.now() - (returned['fine'] ?? 0)).toBeLessThan(2000);
     await shows('fails at once', 'failed');
     expect(Date.now() - (returned['fails at once'] ?? 0)).toBeLessThan(2000);
-    expect(await textOf(taskItem(page, 'fails at once').locator('.task-error'))).toBe('Error: no such page');
+    expect(await textOf(taskRow(page, 'fails at once').locator('.row-error'))).toBe('no such page');
     expect(await textOf(page.locator('.agent-header .status'))).toMatch(/^(idle|running)$/);
     // The statuses came from the event stream: the page read nothing new for them.
-    expect(await page.evaluate(() => performance.getEntriesByType('resource').length)).toBe(requestsBefore);
+    expect(await taskReads()).toBe(requestsBefore);
     expect(report).toEqual(CLEAN_REPORT);
   }, SLOW_MS);
 
@@ -158,7 +159,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     await world.createTask(owner, agent.id, { title: 'older' });
     context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
-    await taskItem(page, 'older').waitFor();
+    await taskRow(page, 'older').waitFor();
 
     await page.getByLabel('Title', { exact: true }).fill('bad input');
     await page.getByRole('textbox', { name: /^Input/ }).fill('{"url": "https://example.com",}');
@@ -178,14 +179,15 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     await page.getByLabel('Priority').fill('7');
     await page.getByLabel('Max attempts').fill('2');
     await page.getByRole('button', { name: 'Add task' }).click();
-    await taskItem(page, 'summarise the news').waitFor();
+    await taskRow(page, 'summarise the news').waitFor();
     expect(await page.locator('.field-problem').count()).toBe(0);
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('');
     expect(await page.getByRole('textbox', { name: /^Input/ }).inputValue()).toBe('');
     // Its task.created event arrives too: the task still shows once.
     await page.waitForTimeout(800);
-    expect(await page.locator('.task h3').allInnerTexts()).toEqual(['summarise the news', 'older']);
-    expect(await textOf(taskItem(page, 'summarise the news').locator('.task-facts'))).toMatch(/^Priority 7 Attempts 0 of 2 /);
+    expect(await shownTitles(page)).toEqual(['summarise the news', 'older']);
+    expect(await textOf(taskRow(page, 'summarise the news').locator('.col-priority'))).toBe('7');
+    expect(await textOf(taskRow(page, 'summarise the news').locator('.col-attempts'))).toBe('0/2');
 
     const listed = await owner.http.get(`/api/v1/agents/${agent.id}/tasks`).expect(200);
     expect(listed.body.data).toHaveLength(2);
@@ -200,13 +202,13 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     expect(report).toEqual(CLEAN_REPORT);
   }, SLOW_MS);
 
-  it('when a queued task is cancelled from the page, then "Keep" changes nothing, "Confirm cancel" cancels it, and the API agrees', async () => {
+  it('when a queued task is cancelled from its page, then "Keep" changes nothing, "Confirm cancel" cancels it, and the API agrees', async () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'canceller');
     const task = await world.createTask(owner, agent.id, { title: 'not needed after all' });
     context = await world.signedIn(owner);
-    const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
-    const item = taskItem(page, 'not needed after all');
+    const { page, report } = await world.openConsole(context, `#/agents/${agent.id}/tasks/${task.id}`);
+    const item = page.locator('.task-view');
 
     await item.getByRole('button', { name: /^Cancel task/ }).click();
     const keep = item.getByRole('button', { name: /^Keep/ });
@@ -217,10 +219,10 @@ describeInBrowser('the agent view of the console in Chromium', () => {
 
     await item.getByRole('button', { name: /^Cancel task/ }).click();
     await item.getByRole('button', { name: /^Confirm cancel/ }).click();
-    await item.locator('.status-cancelled').waitFor();
-    expect(await textOf(item.locator('.status'))).toBe('cancelled');
+    await item.locator('.task-header .status-cancelled').waitFor();
+    expect(await textOf(item.locator('.task-header .status'))).toBe('cancelled');
     expect(await item.getByRole('button', { name: /^Cancel task/ }).count()).toBe(0);
-    expect(await focusedText(page, 'Details')).toBe('Details');
+    expect(await focusedText(page, 'Cancelled.')).toBe('Cancelled.');
     expect(await statusOf(owner, agent.id, task.id)).toBe('cancelled');
     expect(report).toEqual(CLEAN_REPORT);
   }, SLOW_MS);
@@ -349,44 +351,48 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     expect(await empty.getByRole('link', { name: 'client README' }).getAttribute('href')).toBe('/client');
 
     const first = await world.createTask(owner, agent.id, { title: 'arrives live' });
-    await taskItem(page, 'arrives live').waitFor({ timeout: 2000 });
+    await taskRow(page, 'arrives live').waitFor({ timeout: 2000 });
     expect(await empty.count()).toBe(0);
 
     await page.getByLabel('Filter by status').selectOption('succeeded');
     expect(await textOf(page.locator('.agent-tasks .empty'))).toBe('This agent has no succeeded tasks. Choose “All” to see every task.');
     await world.createTask(owner, agent.id, { title: 'hidden by the filter' });
     await page.getByLabel('Filter by status').selectOption('queued');
-    await taskItem(page, 'hidden by the filter').waitFor();
-    expect(await page.locator('.task h3').allInnerTexts()).toEqual(['hidden by the filter', 'arrives live']);
+    await taskRow(page, 'hidden by the filter').waitFor();
+    expect(await shownTitles(page)).toEqual(['hidden by the filter', 'arrives live']);
     await world.createTask(owner, agent.id, { title: 'queued live' });
-    await taskItem(page, 'queued live').waitFor({ timeout: 2000 });
+    await taskRow(page, 'queued live').waitFor({ timeout: 2000 });
     await owner.http.patch(`/api/v1/agents/${agent.id}/tasks/${first.id}`).send({ status: 'cancelled' }).expect(200);
-    await taskItem(page, 'arrives live').waitFor({ state: 'detached', timeout: 2000 });
-    expect(await page.locator('.task h3').allInnerTexts()).toEqual(['queued live', 'hidden by the filter']);
+    await taskRow(page, 'arrives live').waitFor({ state: 'detached', timeout: 2000 });
+    expect(await shownTitles(page)).toEqual(['queued live', 'hidden by the filter']);
 
     await page.getByLabel('Filter by status').selectOption('all');
-    await taskItem(page, 'arrives live').waitFor();
-    expect(await textOf(taskItem(page, 'arrives live').locator('.status'))).toBe('cancelled');
+    await taskRow(page, 'arrives live').waitFor();
+    expect(await textOf(taskRow(page, 'arrives live').locator('.status'))).toBe('cancelled');
     expect(report).toEqual(CLEAN_REPORT);
   }, SLOW_MS);
 
-  it('when an agent has more tasks than a page, then the newest 50 show with "Load more", which adds the rest', async () => {
+  it('when an agent has more tasks than a page, then the newest 50 show, "Next" shows the rest and can go no further, "Previous" comes back', async () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'busy');
     for (let index = 1; index <= 53; index += 1) await world.createTask(owner, agent.id, { title: `task ${index}` });
     context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
-    await taskItem(page, 'task 53').waitFor();
-    expect(await page.locator('.task').count()).toBe(50);
-    expect(await page.locator('.task h3').last().innerText()).toBe('task 4');
-    await page.getByRole('button', { name: 'Load more' }).click();
-    await taskItem(page, 'task 1').waitFor();
-    expect(await page.locator('.task').count()).toBe(53);
-    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    await taskRow(page, 'task 53').waitFor();
+    expect(await page.locator('.task-table tbody tr').count()).toBe(50);
+    expect((await shownTitles(page)).at(-1)).toBe('task 4');
+    expect(await page.getByRole('button', { name: 'Previous' }).getAttribute('aria-disabled')).toBe('true');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await taskRow(page, 'task 1').waitFor();
+    expect(await shownTitles(page)).toEqual(['task 3', 'task 2', 'task 1']);
+    expect(await page.getByRole('button', { name: 'Next' }).getAttribute('aria-disabled')).toBe('true');
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await taskRow(page, 'task 53').waitFor();
+    expect(await page.locator('.task-table tbody tr').count()).toBe(50);
     expect(report).toEqual(CLEAN_REPORT);
   }, SLOW_MS);
 
-  it('when the view is opened at 390 px with long names, long titles, long errors and big JSON, then nothing scrolls sideways, details open', async () => {
+  it('when the view and a task’s page are opened at 390 px with long names, long titles, long errors and big JSON, then nothing scrolls sideways', async () => {
     const owner = await world.testApp.signUp();
     const longWord = 'x'.repeat(180);
     const agent = await world.createAgent(owner, `an-agent-name-without-any-spaces-${'y'.repeat(60)}`);
@@ -400,14 +406,18 @@ describeInBrowser('the agent view of the console in Chromium', () => {
 
     context = await world.signedIn(owner, WIDTHS.phone);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
-    await page.locator('.task').nth(3).waitFor();
-    for (const button of await page.getByRole('button', { name: /^Details/ }).all()) await button.click();
+    await page.locator('.task-table tbody tr').nth(3).waitFor();
     await page.getByRole('textbox', { name: /^Input/ }).fill(JSON.stringify(big));
     await page.getByLabel('Name', { exact: true }).fill(longWord);
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByRole('region', { name: /^Copy the secret/ }).waitFor();
-    expect(await page.locator('.task-details .json').count()).toBe(3);
     expect(await scrollsSideways(page)).toBe(false);
+    for (const task of [done, failed]) {
+      await page.goto(`${world.origin}/#/agents/${agent.id}/tasks/${task.id}`);
+      await page.locator('.timeline-attempt').first().waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
+    }
+    expect(await page.locator('.last-error').count()).toBe(1);
     expect(report).toEqual(CLEAN_REPORT);
   }, SLOW_MS);
 });

@@ -232,7 +232,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
         expect(await textOf(row(page, 'task.deleted', 'deleted').locator('.event-task'))).toBe(`task …${gone.slice(-8)}`);
         expect(taskReads.sort()).toEqual([`/api/v1/agents/${archive.id}/tasks/${gone}?fields=title`, `/api/v1/agents/${archive.id}/tasks/${old.id}?fields=title`].sort());
 
-        // From the Pause button, Tab reaches the newest event's agent, then its task; Enter opens the agent's page at the task's address.
+        // From the Pause button, Tab reaches the newest event's agent, then its task; Enter opens the task's page.
         expect(await textOf(rows(page).first())).toContain('task.progress');
         await page.getByRole('button', { name: 'Pause' }).focus();
         await page.keyboard.press('Tab');
@@ -242,8 +242,8 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
         expect(await scrollsSideways(page)).toBe(false);
         await page.keyboard.press('Enter');
         await page.waitForURL(`${world.origin}/#/agents/${agent.id}/tasks/${task.id}`);
-        await page.getByRole('heading', { level: 1, name: 'progressing' }).waitFor();
-        await page.getByText('Summarise the report').first().waitFor();
+        await page.getByRole('heading', { level: 1, name: 'Summarise the report' }).waitFor();
+        await page.getByRole('link', { name: 'progressing' }).waitFor();
         expect(await page.getByRole('link', { name: 'Fleet', exact: true }).getAttribute('aria-current')).toBe('page');
         // Chromium logs the 404 of the task that is gone; nothing else is reported.
         expect(report).toEqual({ ...CLEAN_REPORT, consoleErrors: ['Failed to load resource: the server responded with a status of 404 (Not Found)'] });

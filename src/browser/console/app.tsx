@@ -6,6 +6,7 @@ import { Empty, ViewHeading } from './ui';
 import { AgentView } from './views/agent';
 import { EventsView } from './views/events';
 import { FleetView } from './views/fleet';
+import { TaskView } from './views/task';
 import { WebhooksView, WebhookView } from './views/webhooks';
 
 const LIVE_TEXT: Record<LiveState, string> = {
@@ -44,10 +45,10 @@ function viewOf(route: Route) {
   switch (route.view) {
     case 'fleet':
       return <FleetView />;
-    // A task has no page of its own yet: its agent's page, which lists it, shows meanwhile.
     case 'agent':
-    case 'task':
       return <AgentView key={route.agentId} agentId={route.agentId} />;
+    case 'task':
+      return <TaskView key={`${route.agentId}/${route.taskId}`} agentId={route.agentId} taskId={route.taskId} />;
     case 'events':
       return <EventsView />;
     case 'webhooks':

@@ -19,7 +19,11 @@ export interface Loaded<T> {
 
 export const RECONCILE_MS = 30_000;
 
-export function useLoad<T>(read: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
+/**
+ * `keep`: when `deps` change, the data read with the old ones stays shown (with `loading`) until the
+ * new read answers, so that the controls which asked for it (a table's "Next") stay where they are.
+ */
+export function useLoad<T>(read: () => Promise<T>, deps: readonly unknown[], options: { keep?: boolean } = {}): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [loading, setLoading] = useState(true);
@@ -73,15 +77,41 @@ export function useLoad<T>(read: () => Promise<T>, deps: readonly unknown[]): Lo
 
   const patch = useCallback((change: (current: T) => T) => setData((current) => (current === undefined ? current : change(current))), []);
 
+  const keep = options.keep === true;
   useEffect(() => {
-    setData(undefined);
+    if (!keep) setData(undefined);
     reload();
     return () => {
       generation.current += 1;
       clearTimeout(timer.current);
       timer.current = undefined;
     };
-  }, [reload]);
+  }, [reload, keep]);
 
   return { data, error, loading, patch, reload, reconcile };
+}
+
+/**
+ * Reads again every `ms` while the tab is visible, for figures that change without an event (a
+ * worker's heartbeat, a lease nearing its expiry). A hidden tab reads nothing, as above: it reads
+ * once when it is shown again.
+ */
+export function useEvery(ms: number, reload: () => void): void {
+  useEffect(() => {
+    let missed = false;
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'hidden') missed = true;
+      else reload();
+    }, ms);
+    const shown = () => {
+      if (document.visibilityState !== 'visible' || !missed) return;
+      missed = false;
+      reload();
+    };
+    document.addEventListener('visibilitychange', shown);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', shown);
+    };
+  }, [ms, reload]);
 }

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 export type Route =
   | { view: 'fleet' }
   | { view: 'agent'; agentId: string }
-  /** One task of an agent: the agent's page shows it for now. */
+  /** One task of an agent: its attempts, log and usage. */
   | { view: 'task'; agentId: string; taskId: string }
   | { view: 'events' }
   | { view: 'webhooks' }

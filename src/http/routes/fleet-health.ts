@@ -28,7 +28,7 @@ export function fleetHealthHandlers(
     const filter = { after: req.query.cursor ?? req.get('last-event-id'), attempt: req.query.attempt, level: req.query.level };
     if (wantsEventStream(req)) {
       const task = await health.findLoggedTask(store, principalOf(req), agentId, taskId);
-      return followLogs(req, res, store, task.id, filter, logStreams, () => stillAuthenticated(req));
+      return followLogs(req, res, store, task, filter, logStreams, () => stillAuthenticated(req));
     }
     const page = await health.listLogs(store, principalOf(req), agentId, taskId, filter, req.query.limit ?? 100);
     res.set('Cache-Control', PRIVATE).json({ data: page.items, meta: { nextCursor: page.nextCursor, hasMore: page.hasMore } });

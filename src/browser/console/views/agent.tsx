@@ -1,5 +1,7 @@
-// One agent: who it is and its status, its tasks (live), a form to queue one, and its keys. An id
-// that names no agent of the signed-in person (none, deleted, or someone else's) shows "no such agent".
+// One agent: who it is and its status, how it is doing (queue, throughput, wait and run times), its
+// workers and their leases, its tasks as a table (live), its usage, a form to queue a task, and its
+// keys. An id that names no agent of the signed-in person (none, deleted, or someone else's) shows
+// "no such agent".
 import type { components, FleetEvent } from '@agent-fleet/client';
 import { AgentFleetError } from '@agent-fleet/client';
 import { api } from '../../api';
@@ -8,12 +10,13 @@ import { useLoad } from '../load';
 import { hrefOf } from '../route';
 import { CopyButton, Empty, Loading, Problem, StatusBadge, ViewHeading } from '../ui';
 import { KeysSection } from './agent/keys';
+import { OverviewSection, UsageSection, WorkersSection } from './agent/overview';
 import { TasksSection } from './agent/tasks';
 
 type Agent = components['schemas']['AgentResource'];
 
 /** The agent, or null when the service knows no such agent for this person (404). */
-async function readAgent(agentId: string): Promise<Agent | null> {
+export async function readAgent(agentId: string): Promise<Agent | null> {
   const { data, error, response } = await api.GET('/api/v1/agents/{agent_id}', { params: { path: { agent_id: agentId } } });
   if (response.status === 404) return null;
   if (!response.ok || !data) throw new AgentFleetError(response, error);
@@ -97,7 +100,10 @@ export function AgentView({ agentId }: { agentId: string }) {
         </div>
       </dl>
       {agent.error && <Problem message={agent.error} onRetry={agent.reload} />}
+      <OverviewSection agentId={agentId} />
+      <WorkersSection agentId={agentId} />
       <TasksSection agentId={agentId} />
+      <UsageSection agentId={agentId} />
       <KeysSection agentId={agentId} />
     </section>
   );

@@ -1,79 +1,98 @@
-// The agent's tasks as the view holds them: pages read newest first, then kept current by events
-// (which patch the list at once) until the next read reconciles it.
+// The agent's tasks as the table holds them: one page read with the person's status filter, sort
+// and title search (all done by the service, so that they hold across an agent's every task, not
+// only the ones loaded), then kept current by events until the next read reconciles it.
 import type { components, FleetEvent } from '@agent-fleet/client';
+import { AgentFleetError } from '@agent-fleet/client';
 import { api } from '../../../api';
 import { changesOf } from '../../live';
 
 export type Task = components['schemas']['TaskResource'];
 export type TaskStatus = components['schemas']['TaskStatus'];
 export type TaskFilter = TaskStatus | 'all';
+/** A row of the table: the task's fields the table shows (`fields=`, so that a page of large inputs stays small). */
+export type TaskRow = Pick<Task, 'id' | 'agent_id' | 'title' | 'status' | 'priority' | 'attempts' | 'max_attempts' | 'created_at' | 'updated_at' | 'last_error'>;
 
-export interface TaskList {
-  /** The filter the tasks were read with. */
-  filter: TaskFilter;
-  tasks: Task[];
-  /** Where the next page starts; null when every task is shown. */
+export const ROW_FIELDS = ['agent_id', 'title', 'status', 'priority', 'attempts', 'max_attempts', 'created_at', 'updated_at', 'last_error'] as const;
+export const TASK_FILTERS: readonly TaskFilter[] = ['all', 'queued', 'running', 'succeeded', 'failed', 'cancelled'];
+/** Rows a page shows. */
+export const TASK_PAGE = 50;
+
+/** The columns a person may sort by, as the API names them. */
+export type SortField = 'title' | 'status' | 'priority' | 'attempts' | 'created_at' | 'updated_at';
+export interface Sort {
+  field: SortField;
+  descending: boolean;
+}
+export const NEWEST_FIRST: Sort = { field: 'created_at', descending: true };
+export const isNewestFirst = (sort: Sort): boolean => sort.field === 'created_at' && sort.descending;
+/** Which way a column sorts at its first click: numbers and times largest first, words from A. */
+export const FIRST_DESCENDING: Record<SortField, boolean> = { title: false, status: false, priority: true, attempts: true, created_at: true, updated_at: true };
+
+export interface TaskQuery {
+  status: TaskFilter;
+  sort: Sort;
+  /** Titles containing this text, whatever its case ('' for every title). */
+  titleSearch: string;
+}
+
+export interface TaskPage {
+  query: TaskQuery;
+  tasks: TaskRow[];
+  /** Where the next page starts; null on the last page. */
   nextCursor: string | null;
 }
 
-export const TASK_FILTERS: readonly TaskFilter[] = ['all', 'queued', 'running', 'succeeded', 'failed', 'cancelled'];
-/** Tasks a page shows before "Load more". */
-export const TASK_PAGE = 50;
-/** The most tasks one read brings back (a reconcile re-reads what "Load more" added, up to this). */
-const MAX_REREAD = 500;
+const sortParam = (sort: Sort) => `${sort.descending ? '-' : ''}${sort.field}` as const;
 
-const matches = (filter: TaskFilter, task: Pick<Task, 'status'>) => filter === 'all' || task.status === filter;
-
-/** One page of the agent's tasks (`limit` at most 100, as the API caps it). */
-export async function readTaskPage(agentId: string, filter: TaskFilter, limit: number, cursor?: string | null): Promise<TaskList> {
+/** One page of the agent's tasks under `query`, from `cursor` (the first page when null). */
+export async function readTaskPage(agentId: string, query: TaskQuery, cursor: string | null): Promise<TaskPage> {
+  const titleSearch = query.titleSearch;
   const { data, error, response } = await api.GET('/api/v1/agents/{agent_id}/tasks', {
     params: {
       path: { agent_id: agentId },
-      query: { limit: Math.min(100, limit), sort: '-created_at', ...(filter === 'all' ? {} : { status: filter }), ...(cursor ? { cursor } : {}) },
+      query: {
+        limit: TASK_PAGE,
+        sort: sortParam(query.sort),
+        fields: [...ROW_FIELDS],
+        ...(query.status === 'all' ? {} : { status: query.status }),
+        ...(titleSearch === '' ? {} : { 'filter[title]': { contains: titleSearch } }),
+        ...(cursor ? { cursor } : {}),
+      },
     },
   });
-  if (!response.ok || !data) throw error ?? new Error(`The tasks could not be read (${response.status}).`);
-  return { filter, tasks: data.data as Task[], nextCursor: data.meta.hasMore ? data.meta.nextCursor : null };
+  if (!response.ok || !data) throw new AgentFleetError(response, error);
+  return { query, tasks: data.data as TaskRow[], nextCursor: data.meta.hasMore ? data.meta.nextCursor : null };
 }
 
-/** The newest `count` tasks (at least a page): a reconcile keeps what "Load more" brought in. */
-export async function readTasks(agentId: string, filter: TaskFilter, count: number): Promise<TaskList> {
-  const want = Math.min(MAX_REREAD, Math.max(TASK_PAGE, count));
-  const list: TaskList = { filter, tasks: [], nextCursor: null };
-  let cursor: string | null = null;
-  do {
-    const page: TaskList = await readTaskPage(agentId, filter, want - list.tasks.length, cursor);
-    list.tasks.push(...page.tasks);
-    list.nextCursor = page.nextCursor;
-    cursor = page.nextCursor;
-  } while (cursor !== null && list.tasks.length < want);
-  return list;
+/** Whether a task belongs under the query's status filter and title search. */
+export function matchesQuery(query: TaskQuery, task: Pick<TaskRow, 'status' | 'title'>): boolean {
+  return (query.status === 'all' || task.status === query.status) && (query.titleSearch === '' || task.title.toLowerCase().includes(query.titleSearch.toLowerCase()));
 }
 
-/** Adds tasks the list does not hold yet (a created task arrives in the answer and as an event). */
-export function insertTasks(list: TaskList, tasks: readonly Task[], where: 'start' | 'end'): TaskList {
-  const known = new Set(list.tasks.map((task) => task.id));
-  const added = tasks.filter((task) => !known.has(task.id) && matches(list.filter, task));
-  if (added.length === 0) return list;
-  return { ...list, tasks: where === 'start' ? [...added, ...list.tasks] : [...list.tasks, ...added] };
-}
-
-/** Changes fields of one task; a task whose new status the filter hides leaves the list. */
-export function patchTask(list: TaskList, taskId: string, fields: Partial<Task>): TaskList {
-  if (!list.tasks.some((task) => task.id === taskId)) return list;
-  const tasks = list.tasks.flatMap((task) => {
+/** Changes fields of one row; a task whose new status the filter hides leaves the page. */
+export function patchRow(page: TaskPage, taskId: string, fields: Partial<TaskRow>): TaskPage {
+  if (!page.tasks.some((task) => task.id === taskId)) return page;
+  const tasks = page.tasks.flatMap((task) => {
     if (task.id !== taskId) return [task];
     const patched = { ...task, ...fields, id: task.id, agent_id: task.agent_id };
-    return matches(list.filter, patched) ? [patched] : [];
+    return matchesQuery(page.query, patched) ? [patched] : [];
   });
-  return { ...list, tasks };
+  return { ...page, tasks };
 }
 
-/** The list after one event of the agent's tasks (events of other agents change nothing). */
-export function applyTaskEvent(list: TaskList, agentId: string, event: FleetEvent): TaskList {
-  if (event.agent_id !== agentId || !event.type.startsWith('task.') || !event.task_id) return list;
+/**
+ * The page after one event of the agent's tasks. A new task joins the top of the first page when
+ * the table shows the newest first and it matches; elsewhere its place is the service's to say,
+ * at the next read.
+ */
+export function applyTaskEvent(page: TaskPage, firstPage: boolean, agentId: string, event: FleetEvent): TaskPage {
+  if (event.agent_id !== agentId || !event.type.startsWith('task.') || !event.task_id) return page;
   const taskId = event.task_id;
-  if (event.type === 'task.created') return insertTasks(list, [event.data as unknown as Task], 'start');
-  if (event.type === 'task.deleted') return { ...list, tasks: list.tasks.filter((task) => task.id !== taskId) };
-  return patchTask(list, taskId, changesOf<Task>(event));
+  if (event.type === 'task.created') {
+    const task = event.data as unknown as TaskRow;
+    if (!firstPage || !isNewestFirst(page.query.sort) || !matchesQuery(page.query, task) || page.tasks.some((row) => row.id === task.id)) return page;
+    return { ...page, tasks: [task, ...page.tasks] };
+  }
+  if (event.type === 'task.deleted') return { ...page, tasks: page.tasks.filter((task) => task.id !== taskId) };
+  return patchRow(page, taskId, changesOf<TaskRow>(event));
 }
