@@ -126,8 +126,10 @@ export async function listWorkers(store: Store, principal: Principal, agentId: s
     }
   }
   const ordered = [...byWorker.entries()].sort(([keyA, a], [keyB, b]) => (a.lastSeen === b.lastSeen ? keyA.localeCompare(keyB) : a.lastSeen > b.lastSeen ? -1 : 1));
-  const start = cursor === undefined ? 0 : ordered.findIndex(([key]) => key === cursor) + 1;
-  if (cursor !== undefined && start === 0) throw invalidCursor();
+  if (cursor !== undefined && !/^(user|service_key|agent_key):[A-Za-z0-9-]{1,64}$/.test(cursor)) throw invalidCursor();
+  // A worker that left the list since the last page ends it: the list is of now, not a snapshot.
+  const after = cursor === undefined ? 0 : ordered.findIndex(([key]) => key === cursor) + 1;
+  const start = cursor !== undefined && after === 0 ? ordered.length : after;
   const page = ordered.slice(start, start + limit);
   const names = await workerNames(store, page.map(([, worker]) => worker));
   const items: Worker[] = page.map(([key, worker]) => ({

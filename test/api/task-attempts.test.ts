@@ -298,6 +298,24 @@ describeEachDatabase(
         ]);
       });
 
+      it('when several credentials work an agent, then the workers page by cursor, and a cursor of no worker ends the list', async () => {
+        const agent = await createAgent();
+        await createTask(agent.id);
+        await createTask(agent.id);
+        await claim(agent.id);
+        await service().post(`/api/v1/agents/${agent.id}/leases`).set('X-API-Key', TEST_API_KEY).send({}).expect(201);
+        const first = (await api().get(`/api/v1/agents/${agent.id}/workers?limit=1`).expect(200)).body;
+        expect(first.data).toHaveLength(1);
+        expect(first.meta.hasMore).toBe(true);
+        const second = (await api().get(`/api/v1/agents/${agent.id}/workers?limit=1&cursor=${encodeURIComponent(first.meta.nextCursor)}`).expect(200)).body;
+        expect(second.data).toHaveLength(1);
+        expect(second.meta).toEqual({ nextCursor: null, hasMore: false });
+        expect(new Set([first.data[0].kind, second.data[0].kind])).toEqual(new Set(['user', 'service_key']));
+        const gone = (await api().get(`/api/v1/agents/${agent.id}/workers`).query({ cursor: 'agent_key:0190a8f0-0000-7000-8000-000000000000' }).expect(200)).body;
+        expect(gone).toMatchObject({ data: [], meta: { nextCursor: null, hasMore: false } });
+        await api().get(`/api/v1/agents/${agent.id}/workers?cursor=nonsense`).expect(400);
+      });
+
       it('when tasks wait, run and finish, then the stats count them and measure wait and run time', async () => {
         const agent = await createAgent();
         for (let i = 0; i < 4; i++) await createTask(agent.id);
