@@ -18,12 +18,27 @@
  *   --apps=service,service-2w,express,fastify   BENCH_APPS  (also express-classes, service-no-logs, service-no-validation)
  *   --keep             BENCH_KEEP=1        keep the SQLite files and request logs (large)
  *   --suites=http,work BENCH_SUITES        the HTTP comparison above, the work loop (scripts/bench/work-loop.ts),
- *                                          and `events` (scripts/bench/events.ts: the cost of the event log, fan-out)
+ *                                          `events` (scripts/bench/events.ts: the cost of the event log, fan-out),
+ *                                          `attempts` (scripts/bench/attempts.ts: the lease loop before attempts were
+ *                                          recorded, as it is, and with log lines and usage per task), and `stats`
+ *                                          (scripts/bench/stats.ts: GET .../stats on PostgreSQL at a million tasks), and
+ *                                          `console` (scripts/bench/console-render.ts: the first render of 500 tasks in Chromium)
  *   --work-configs=sqlite,sqlite-2w,pg,pg-2w   BENCH_WORK_CONFIGS   databases and process counts of the work loop
  *   --workers=16 --agents=1 --producers=8 --backlog=200   the work loop's load (BENCH_WORKERS ...)
  *   --pg-url=postgres://postgres@127.0.0.1:5432/test      BENCH_PG_URL: where the work loop creates its databases
  *   --baseline=<rev>   BENCH_BASELINE      what the events suite compares with (default: the commit before the event log)
  *   --streams=1000 --events=200 --rate=20  the events suite's fan-out (BENCH_STREAMS ...)
+ *   --attempts-baseline=<rev>  BENCH_ATTEMPTS_BASELINE  what the attempts suite compares with (default: the commit before migration 011)
+ *   --current=<rev>    BENCH_CURRENT       what the attempts and stats suites measure as the service now, built apart
+ *                                          into .bench/ like a baseline (default: the checkout, which others may be editing)
+ *   --log-lines=100 --log-batch=100       the attempts suite's log lines per task and per request (BENCH_LOG_LINES ...)
+ *   --attempts-variants=baseline,plain,logged   BENCH_ATTEMPTS_VARIANTS   also `usage` (usage reported, no log lines)
+ *   --quiet-cores=0.3 --quiet-wait=300    before each attempts run, wait up to that many seconds until the machine keeps
+ *                                          fewer cores busy (BENCH_QUIET_CORES, BENCH_QUIET_WAIT)
+ *   --stats-tasks=1000000 --stats-other-agents=4 --stats-other-tasks=100000 --stats-days=30 --stats-event-hours=24
+ *   --stats-runs=20                       the stats suite's seed and reads per window (BENCH_STATS_TASKS ...)
+ *   --stats-try-index=<sql>               a statement (create index ...) the stats suite runs after measuring, then
+ *                                          measures again; may be repeated, each on top of the ones before
  *
  * Writes .bench/report.json and .bench/report.md (the Markdown is also printed).
  */
@@ -31,12 +46,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { APPS, buildService, bundleComparisonApps, git, ROOT, seedAgents, startApp, stopApp, type AppName, type RunningApp } from './apps';
+import { APPS, buildBaseline, buildService, bundleComparisonApps, git, ROOT, seedAgents, startApp, stopApp, type AppName, type RunningApp } from './apps';
 import { drive, failuresOf, REQUEST_TIMEOUT_S, ROUTES, type Route } from './load';
 import { cpuMillisBetween, listTree, readTreeMemory, sampleCpu, type ProcessMemory } from './process-tree';
 import { computeRatios, evaluateTargets, renderMarkdown, summarise, type AppResult, type BenchReport, type Measurement } from './report';
 import { optionReader } from './options';
 import { renderEvents, runEventsSuite, type EventsOptions } from './events';
+import { ATTEMPTS_VARIANTS, renderAttempts, runAttemptsSuite, type AttemptsOptions } from './attempts';
+import { renderPlans, renderStats, runStatsSuite, type StatsOptions } from './stats';
+import { measureConsoleRender, renderConsoleRender } from './console-render';
 import { renderWorkLoop, runWorkLoop, WORK_LOOP_CONFIGS, type WorkLoopConfig, type WorkLoopOptions, type WorkLoopResult } from './work-loop';
 
 interface Options {
@@ -47,9 +65,13 @@ interface Options {
   rounds: number;
   apps: AppName[];
   keep: boolean;
-  suites: Array<'http' | 'work' | 'events'>;
+  suites: Array<'http' | 'work' | 'events' | 'attempts' | 'stats' | 'console'>;
   work: WorkLoopOptions;
   events: EventsOptions;
+  attempts: AttemptsOptions;
+  stats: StatsOptions;
+  /** A revision the attempts and stats suites measure instead of the checkout. */
+  current?: string;
 }
 
 const DEFAULT_APPS: AppName[] = ['service', 'service-2w', 'express', 'fastify'];
@@ -76,7 +98,8 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', 3)),
     apps: [...new Set(listed as AppName[])],
     keep: argv.includes('--keep') || env.BENCH_KEEP === '1',
-    suites: listOf(flag('suites') ?? env.BENCH_SUITES, ['http', 'work', 'events'] as const, ['http', 'work']),
+    suites: listOf(flag('suites') ?? env.BENCH_SUITES, ['http', 'work', 'events', 'attempts', 'stats', 'console'] as const, ['http', 'work']),
+    current: flag('current') ?? env.BENCH_CURRENT,
     work,
     events: {
       baseline: flag('baseline') ?? env.BENCH_BASELINE,
@@ -89,6 +112,29 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
       rate: numberOf('rate', 'BENCH_RATE', 20),
       // The loop before and after: one process on each database unless --work-configs says otherwise.
       work: { ...work, configs: listOf(flag('work-configs') ?? env.BENCH_WORK_CONFIGS, WORK_LOOP_CONFIGS, ['sqlite', 'pg']) },
+    },
+    attempts: {
+      baseline: flag('attempts-baseline') ?? env.BENCH_ATTEMPTS_BASELINE,
+      current: flag('current') ?? env.BENCH_CURRENT,
+      rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', 3)),
+      logLines: Math.round(numberOf('log-lines', 'BENCH_LOG_LINES', 100)),
+      logBatch: Math.min(100, Math.round(numberOf('log-batch', 'BENCH_LOG_BATCH', 100))),
+      quietCores: numberOf('quiet-cores', 'BENCH_QUIET_CORES', 0.3, 0),
+      quietWaitS: numberOf('quiet-wait', 'BENCH_QUIET_WAIT', 300, 0),
+      variants: listOf(flag('attempts-variants') ?? env.BENCH_ATTEMPTS_VARIANTS, ATTEMPTS_VARIANTS, ['baseline', 'plain', 'logged']),
+      // One process on each database unless --work-configs says otherwise.
+      work: { ...work, configs: listOf(flag('work-configs') ?? env.BENCH_WORK_CONFIGS, WORK_LOOP_CONFIGS, ['sqlite', 'pg']) },
+    },
+    stats: {
+      tasks: Math.round(numberOf('stats-tasks', 'BENCH_STATS_TASKS', 1_000_000)),
+      otherAgents: Math.round(numberOf('stats-other-agents', 'BENCH_STATS_OTHER_AGENTS', 4, 0)),
+      otherTasks: Math.round(numberOf('stats-other-tasks', 'BENCH_STATS_OTHER_TASKS', 100_000)),
+      days: numberOf('stats-days', 'BENCH_STATS_DAYS', 30),
+      eventHours: numberOf('stats-event-hours', 'BENCH_STATS_EVENT_HOURS', 24),
+      runs: Math.round(numberOf('stats-runs', 'BENCH_STATS_RUNS', 20)),
+      pgUrl: work.pgUrl,
+      tryIndexes: argv.filter((arg) => arg.startsWith('--stats-try-index=')).map((arg) => arg.slice('--stats-try-index='.length)),
+      keep: argv.includes('--keep') || env.BENCH_KEEP === '1',
     },
   };
 }
@@ -158,6 +204,54 @@ async function main(): Promise<void> {
   if (options.suites.includes('http')) await runHttpSuite(options);
   if (options.suites.includes('work')) await runWorkSuite(options, benchDir);
   if (options.suites.includes('events')) await runEventsBench(options, benchDir);
+  if (options.suites.includes('attempts')) await runAttemptsBench(options, benchDir);
+  if (options.suites.includes('stats')) await runStatsBench(options, benchDir);
+  if (options.suites.includes('console')) await runConsoleBench(options, benchDir);
+}
+
+/** The console's first render of a busy agent's task table in Chromium (scripts/bench/console-render.ts). */
+async function runConsoleBench(options: Options, benchDir: string): Promise<void> {
+  if (!['http', 'work', 'events', 'attempts'].some((suite) => options.suites.includes(suite as Options['suites'][number]))) buildService();
+  const loadBefore = loadAverage();
+  const markdown = `${renderConsoleRender(await measureConsoleRender({ tasks: 500, runs: 5 }))}
+Load average (1/5/15 min): before ${loadBefore}; after ${loadAverage()}.
+`;
+  console.log(`\n${markdown}`);
+  writeFileSync(path.join(benchDir, 'console.md'), markdown);
+  console.log('bench: wrote .bench/console.md');
+}
+
+async function runStatsBench(options: Options, benchDir: string): Promise<void> {
+  let root = ROOT;
+  let build = describeCommit();
+  if (options.current) {
+    const built = buildBaseline(options.current, benchDir);
+    root = built.root;
+    build = built.commit;
+  } else if (!['http', 'work', 'events', 'attempts'].some((suite) => options.suites.includes(suite as Options['suites'][number]))) {
+    buildService();
+  }
+  const loadBefore = loadAverage();
+  const report = await runStatsSuite(options.stats, benchDir, root, build);
+  const markdown = `${renderStats(report, options.stats)}\nMachine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), PostgreSQL on the same machine. Load average (1/5/15 min): before ${loadBefore}; after ${loadAverage()}.\n`;
+  console.log(`\n${markdown}`);
+  writeFileSync(path.join(benchDir, 'stats.md'), markdown);
+  writeFileSync(path.join(benchDir, 'stats-plans.md'), renderPlans(report));
+  writeFileSync(path.join(benchDir, 'stats.json'), `${JSON.stringify({ options: options.stats, ...report }, null, 2)}\n`);
+  console.log('bench: wrote .bench/stats.md, stats-plans.md and stats.json');
+}
+
+async function runAttemptsBench(options: Options, benchDir: string): Promise<void> {
+  // A revision to measure is built apart; the checkout is built unless another suite did.
+  if (!options.current && !['http', 'work', 'events'].some((suite) => options.suites.includes(suite as Options['suites'][number]))) buildService();
+  const loadBefore = loadAverage();
+  const { report, failed } = await runAttemptsSuite(options.attempts, benchDir);
+  const markdown = `${renderAttempts(report, options.attempts)}\nMachine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), shared with the load generator. Load average (1/5/15 min): before ${loadBefore}; after ${loadAverage()}.\n`;
+  console.log(`\n${markdown}`);
+  writeFileSync(path.join(benchDir, 'attempts.md'), markdown);
+  writeFileSync(path.join(benchDir, 'attempts.json'), `${JSON.stringify({ options: options.attempts, ...report }, null, 2)}\n`);
+  console.log('bench: wrote .bench/attempts.md and attempts.json');
+  if (failed) process.exitCode = 1;
 }
 
 async function runEventsBench(options: Options, benchDir: string): Promise<void> {

@@ -2,12 +2,47 @@
 import autocannon from 'autocannon';
 import type { RunningApp } from './apps';
 
-export type RouteKey = 'get-one' | 'list' | 'post' | 'post-task';
+export type RouteKey = 'get-one' | 'list' | 'post' | 'post-task' | 'post-logs' | 'heartbeat' | 'heartbeat-usage';
 
 export interface Route {
   key: RouteKey;
   name: string;
+  /** What the route needs before its load (leases to log through), after the app is seeded. */
+  prepare?(app: RunningApp, apiKey: string): Promise<void>;
   requests(app: RunningApp): autocannon.Request[];
+}
+
+/** Leases the `post-logs` and heartbeat routes go through, round robin: each takes at most 10,000 / 100 batches before its task's log is trimmed. */
+const LOG_LEASES = 400;
+const logLeases: string[] = [];
+let logBody = '';
+
+/** Queues LOG_LEASES tasks on the first seeded agent and claims each for an hour. */
+async function claimLeases(app: RunningApp, apiKey: string): Promise<void> {
+  const agent = app.ids[0] as string;
+  logLeases.length = 0;
+  for (let n = 0; n < LOG_LEASES; n++) await callJson(app, apiKey, 'POST', `/api/v1/agents/${agent}/tasks`, { title: `leased ${n}` }, 201);
+  for (let n = 0; n < LOG_LEASES; n++) logLeases.push((await callJson(app, apiKey, 'POST', `/api/v1/agents/${agent}/leases`, { ttl_seconds: 3600, wait_seconds: 0 }, 201)).data.id);
+}
+
+/** A heartbeat through one of the claimed leases, round robin: the same body every time. */
+function heartbeatRoute(key: 'heartbeat' | 'heartbeat-usage', usage: boolean): Route {
+  return {
+    key,
+    name: `PATCH /api/v1/agents/{id}/leases/{id} (a heartbeat${usage ? ' with usage' : ''})`,
+    prepare: claimLeases,
+    requests: (app) => {
+      let next = 0;
+      const body = JSON.stringify({ ttl_seconds: 3600, ...(usage ? { usage: { input_tokens: 1200, output_tokens: 350, cost_usd: 0.004215, model: 'bench-model-1' } } : {}) });
+      return [{ method: 'PATCH', setupRequest: (request) => ({ ...request, path: `/api/v1/agents/${app.ids[0]}/leases/${logLeases[next++ % logLeases.length]}`, body }) }];
+    },
+  };
+}
+
+async function callJson(app: RunningApp, apiKey: string, method: string, route: string, body: unknown, expected: number): Promise<{ data: { id: string } }> {
+  const res = await fetch(`http://127.0.0.1:${app.port}${route}`, { method, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify(body) });
+  if (res.status !== expected) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { data: { id: string } };
 }
 
 export const ROUTES: Route[] = [
@@ -40,6 +75,29 @@ export const SERVICE_ROUTES: Route[] = [
       return [{ method: 'POST', path: `/api/v1/agents/${app.ids[0]}/tasks`, setupRequest: (request) => ({ ...request, body: JSON.stringify({ title: `bench ${next++}`, input: { n: next } }) }) }];
     },
   },
+  {
+    // A worker's batch of 100 log lines (the work loop's lines: level, message, at, a small data), through one of many active leases.
+    key: 'post-logs',
+    name: 'POST /api/v1/agents/{id}/leases/{id}/logs (100 lines)',
+    async prepare(app, apiKey) {
+      await claimLeases(app, apiKey);
+      const at = new Date().toISOString();
+      logBody = JSON.stringify({
+        lines: Array.from({ length: 100 }, (_, n) => ({
+          level: n % 10 === 9 ? 'warn' : 'info',
+          message: `step ${n + 1} of 100: processed item 0-${n} and wrote its result to the scratch store`,
+          at,
+          data: { step: n + 1, of: 100, item: `0-${n}`, ms: n % 37 },
+        })),
+      });
+    },
+    requests: (app) => {
+      let next = 0;
+      return [{ method: 'POST', setupRequest: (request) => ({ ...request, path: `/api/v1/agents/${app.ids[0]}/leases/${logLeases[next++ % logLeases.length]}/logs`, body: logBody }) }];
+    },
+  },
+  heartbeatRoute('heartbeat', false),
+  heartbeatRoute('heartbeat-usage', true),
 ];
 
 export function findRoute(key: string): Route {

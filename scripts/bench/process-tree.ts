@@ -85,3 +85,18 @@ export function readTreeMemory(root: number): ProcessMemory[] {
     }
   });
 }
+
+/** CPU milliseconds the whole machine has been busy (every core: user, nice, system, irq, softirq, steal), from /proc/stat. */
+export function machineBusyMillis(): number {
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
+  return ((user + nice + system + irq + softirq + steal) * 1000) / CLOCK_TICKS;
+}
+
+/** How many cores the machine kept busy over `ms` milliseconds (everything, ours included). */
+export async function machineBusyCores(ms: number): Promise<number> {
+  const before = machineBusyMillis();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return (machineBusyMillis() - before) / ms;
+}

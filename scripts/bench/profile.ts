@@ -13,7 +13,9 @@
  *   --warmup=3         BENCH_WARMUP        seconds of load before, not counted
  *   --connections=50   BENCH_CONNECTIONS
  *   --seed=1000        BENCH_SEED
- *   --route=get-one    BENCH_ROUTE         get-one, list, post, or post-task (POST /api/v1/agents/{id}/tasks)
+ *   --route=get-one    BENCH_ROUTE         get-one, list, post, post-task (POST /api/v1/agents/{id}/tasks) or post-logs
+ *                                          (a batch of 100 log lines through one of 400 active leases), heartbeat
+ *                                          or heartbeat-usage (PATCH .../leases/{id} on those leases, with usage or not)
  *   --keep             BENCH_KEEP=1        keep the SQLite file and request log
  *   --baseline=<rev>   BENCH_BASELINE      also profile that git revision (built into .bench/baseline-<sha>/)
  *                                          and print both, µs per component before and after
@@ -117,6 +119,7 @@ async function profileOnce(options: Options, runDir: string, apiKey: string, { b
   let failures: Record<string, number>;
   try {
     await seedAgents(app, options.seed, apiKey);
+    await route.prepare?.(app, apiKey);
     console.log(`profile: ${build} build ready (pid ${app.pid}), ${app.ids.length} agents seeded; ${options.warmupS} s warm-up, then ${options.durationS} s of ${route.name} profiled`);
     if (options.warmupS > 0) await drive(app, route, { connections: options.connections, seconds: options.warmupS, apiKey });
     const cpuBefore = sampleCpu(app.pid);

@@ -12,12 +12,18 @@
  * A warm-up runs first, unrecorded. After the measured window the producers stop, the workers
  * drain what is left, and every task is checked: succeeded, leased exactly once (`attempts` 1),
  * and the number of successes the service acknowledged equals the number of tasks.
+ *
+ * Optionally (the attempts suite, scripts/bench/attempts.ts) each task's lease is also extended
+ * once (`PATCH .../leases/{id}` with `ttl_seconds`) before its outcome, the task logs lines
+ * through its lease (`POST .../leases/{id}/logs`, in batches of at most 100 as the typed client's
+ * worker sends them), and the heartbeat and the outcome carry usage. Then a sample of the tasks
+ * is read back too: every line kept, and the usage summed on the task.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startApp, stopApp, type AppSpec, type RunningApp } from './apps';
-import { cpuMillisBetween, sampleCpu } from './process-tree';
+import { cpuMillisBetween, machineBusyMillis, sampleCpu, type CpuSample } from './process-tree';
 
 export interface WorkLoopOptions {
   durationS: number;
@@ -29,6 +35,14 @@ export interface WorkLoopOptions {
   /** Where a database per PostgreSQL run is created (and dropped after it). */
   pgUrl: string;
   configs: WorkLoopConfig[];
+  /** Each task's lease is extended once (a heartbeat) before its outcome. */
+  heartbeat?: boolean;
+  /** Log lines each task appends through its lease before its outcome (0: none). */
+  logLines?: number;
+  /** Lines per `POST .../logs` (the service takes 1 to 100; the typed client's worker sends 100 at most). */
+  logBatch?: number;
+  /** The heartbeat and the outcome each report usage (tokens, cost, model). */
+  usage?: boolean;
 }
 
 export type WorkLoopConfig = 'sqlite' | 'sqlite-2w' | 'pg' | 'pg-2w';
@@ -41,11 +55,24 @@ export interface WorkLoopResult {
   succeededPerSecond: number;
   /** CPU the service's processes spent per task leased and succeeded (its create, claim and completion; not the database server's). */
   cpuMicrosPerTask: number;
+  /** CPU this process (the producers and workers: the load generator) spent per task. */
+  generatorCpuMicrosPerTask?: number;
+  /** PostgreSQL: CPU of the server's backends connected to the run's database, per task (not its WAL writer or checkpointer). */
+  databaseCpuMicrosPerTask?: number;
+  /**
+   * Cores kept busy over the window by everything else on the machine (its busy time from
+   * /proc/stat less the service's, this process's and the run's PostgreSQL backends'): another
+   * program's load, and PostgreSQL's own background work.
+   */
+  otherCores?: number;
   claims: number;
   emptyClaims: number;
   claimP50Ms: number;
   claimP99Ms: number;
   completeP99Ms: number;
+  /** p99 of a heartbeat and of one log batch, when the loop sent them. */
+  heartbeatP99Ms?: number;
+  logBatchP99Ms?: number;
   /** Tasks checked after the drain, and what was wrong with them (empty when every one was right). */
   checkedTasks: number;
   problems: string[];
@@ -64,6 +91,8 @@ export const RAISED_LIMITS: Record<string, string> = {
 interface Recorder {
   claimMs: number[];
   completeMs: number[];
+  heartbeatMs: number[];
+  logBatchMs: number[];
   emptyClaims: number;
   created: number;
   succeeded: number;
@@ -74,6 +103,19 @@ interface Recorder {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What the heartbeat and the outcome each report when the loop sends usage: a modest LLM call. */
+export const BENCH_USAGE = { input_tokens: 1200, output_tokens: 350, cost_usd: 0.004215, model: 'bench-model-1' };
+
+/** A worker's log line as the typed client sends it: level, message, its time, and a small `data`. */
+function logLine(task: number, n: number, of: number) {
+  return {
+    level: n % 10 === 9 ? ('warn' as const) : ('info' as const),
+    message: `step ${n + 1} of ${of}: processed item ${task}-${n} and wrote its result to the scratch store`,
+    at: new Date().toISOString(),
+    data: { step: n + 1, of, item: `${task}-${n}`, ms: n % 37 },
+  };
+}
 
 function quantile(values: number[], q: number): number {
   if (values.length === 0) return Number.NaN;
@@ -126,6 +168,7 @@ function runLoad(fleet: Fleet, options: WorkLoopOptions, recorder: Recorder) {
     working = false;
   };
   let outstanding = 0;
+  let tasksTaken = 0;
   const produce = async (index: number) => {
     let n = 0;
     while (producing) {
@@ -155,13 +198,32 @@ function runLoad(fleet: Fleet, options: WorkLoopOptions, recorder: Recorder) {
         continue;
       }
       const lease = (claim.json as { data: { id: string; task: { input: unknown } } }).data;
-      const done = await call(fleet.base, 'PATCH', `${leases}/${lease.id}`, agent.secret, { status: 'succeeded', result: { echo: lease.task.input } });
+      const leasePath = `${leases}/${lease.id}`;
+      const heartbeatMs: number[] = [];
+      const logBatchMs: number[] = [];
+      if (options.heartbeat) {
+        const beat = await call(fleet.base, 'PATCH', leasePath, agent.secret, { ttl_seconds: 60, ...(options.usage ? { usage: BENCH_USAGE } : {}) });
+        expectStatus('a heartbeat', beat, 200);
+        heartbeatMs.push(beat.ms);
+      }
+      const lines = options.logLines ?? 0;
+      const batch = Math.max(1, Math.min(100, options.logBatch ?? 100));
+      const taskNumber = tasksTaken++;
+      for (let first = 0; first < lines; first += batch) {
+        const body = { lines: Array.from({ length: Math.min(batch, lines - first) }, (_, i) => logLine(taskNumber, first + i, lines)) };
+        const logged = await call(fleet.base, 'POST', `${leasePath}/logs`, agent.secret, body);
+        expectStatus('appending log lines', logged, 204);
+        logBatchMs.push(logged.ms);
+      }
+      const done = await call(fleet.base, 'PATCH', leasePath, agent.secret, { status: 'succeeded', result: { echo: lease.task.input }, ...(options.usage ? { usage: BENCH_USAGE } : {}) });
       expectStatus('succeeding', done, 200);
       recorder.acknowledgedTotal++;
       outstanding--;
       if (recorder.recording) {
         recorder.claimMs.push(claim.ms);
         recorder.completeMs.push(done.ms);
+        recorder.heartbeatMs.push(...heartbeatMs);
+        recorder.logBatchMs.push(...logBatchMs);
         recorder.succeeded++;
       }
     }
@@ -185,9 +247,10 @@ function runLoad(fleet: Fleet, options: WorkLoopOptions, recorder: Recorder) {
 }
 
 /** Every task of every agent, read through the API: succeeded, leased once, nothing missing. */
-async function checkTasks(fleet: Fleet, serviceKey: string, recorder: Recorder): Promise<{ checked: number; problems: string[] }> {
+async function checkTasks(fleet: Fleet, serviceKey: string, recorder: Recorder, options: WorkLoopOptions): Promise<{ checked: number; problems: string[] }> {
   const problems: string[] = [];
   let checked = 0;
+  const sampled: Array<{ agentId: string; taskId: string }> = [];
   for (const agent of fleet.agents) {
     let cursor: string | undefined;
     do {
@@ -197,16 +260,63 @@ async function checkTasks(fleet: Fleet, serviceKey: string, recorder: Recorder):
       for (const task of body.data) {
         checked++;
         if (task.status !== 'succeeded' || task.attempts !== 1) problems.push(`task ${task.id}: ${task.status} after ${task.attempts} attempts`);
+        if (checked % 97 === 1 && sampled.length < 20) sampled.push({ agentId: agent.id, taskId: task.id });
       }
       cursor = body.meta.nextCursor ?? undefined;
     } while (cursor);
   }
   if (checked !== recorder.queuedTotal) problems.push(`${checked} tasks stored, ${recorder.queuedTotal} queued`);
+  problems.push(...(await checkLogsAndUsage(fleet, serviceKey, options, sampled)));
   if (recorder.acknowledgedTotal !== recorder.queuedTotal) problems.push(`${recorder.acknowledgedTotal} successes acknowledged for ${recorder.queuedTotal} tasks`);
   return { checked, problems: problems.slice(0, 20) };
 }
 
-async function createPgDatabase(pgUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** A sample of the tasks read back one by one: every log line kept, and the usage reported summed on the task. */
+async function checkLogsAndUsage(fleet: Fleet, serviceKey: string, options: WorkLoopOptions, sampled: Array<{ agentId: string; taskId: string }>): Promise<string[]> {
+  const lines = options.logLines ?? 0;
+  if (lines === 0 && !options.usage) return [];
+  const problems: string[] = [];
+  const reports = (options.heartbeat ? 1 : 0) + 1;
+  for (const { agentId, taskId } of sampled) {
+    if (lines > 0) {
+      let kept = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await call(fleet.base, 'GET', `/api/v1/agents/${agentId}/tasks/${taskId}/logs?limit=100${cursor ? `&cursor=${cursor}` : ''}`, serviceKey);
+        expectStatus('reading a task\'s log', page, 200);
+        const body = page.json as { data: unknown[]; meta: { nextCursor?: string | null } };
+        kept += body.data.length;
+        cursor = body.meta.nextCursor ?? undefined;
+      } while (cursor);
+      if (kept !== lines) problems.push(`task ${taskId}: ${kept} log lines kept, ${lines} sent`);
+    }
+    if (options.usage) {
+      const task = await call(fleet.base, 'GET', `/api/v1/agents/${agentId}/tasks/${taskId}`, serviceKey);
+      expectStatus('reading a task', task, 200);
+      const usage = (task.json as { data: { usage?: { input_tokens: number; output_tokens: number } } }).data.usage;
+      if (usage?.input_tokens !== reports * BENCH_USAGE.input_tokens || usage.output_tokens !== reports * BENCH_USAGE.output_tokens) {
+        problems.push(`task ${taskId}: usage ${JSON.stringify(usage)} after ${reports} reports of ${JSON.stringify(BENCH_USAGE)}`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** The server's backends for one database, by pid (PostgreSQL on this machine: /proc shows them). */
+async function sampleDatabaseCpu(pgUrl: string, name: string): Promise<CpuSample> {
+  const client = new Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+    const sample: CpuSample = new Map();
+    for (const { pid } of rows) for (const [p, ms] of sampleCpu(pid)) if (p === pid) sample.set(p, ms);
+    return sample;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createPgDatabase(pgUrl: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const name = `bench_work_${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: pgUrl });
   await admin.connect();
@@ -216,6 +326,7 @@ async function createPgDatabase(pgUrl: string): Promise<{ url: string; drop(): P
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    name,
     async drop() {
       const client = new Client({ connectionString: pgUrl });
       await client.connect();
@@ -233,30 +344,41 @@ export async function runWorkLoop(config: WorkLoopConfig, options: WorkLoopOptio
   const app = await startApp(spec, { dir: path.join(runDir), apiKey: serviceKey, databaseUrl: pg?.url, env: { ...RAISED_LIMITS, LOG_LEVEL: 'warn' }, root });
   try {
     const fleet = await createFleet(app, options.agents, serviceKey);
-    const recorder: Recorder = { claimMs: [], completeMs: [], emptyClaims: 0, created: 0, succeeded: 0, recording: false, queuedTotal: 0, acknowledgedTotal: 0 };
+    const recorder: Recorder = { claimMs: [], completeMs: [], heartbeatMs: [], logBatchMs: [], emptyClaims: 0, created: 0, succeeded: 0, recording: false, queuedTotal: 0, acknowledgedTotal: 0 };
     const load = runLoad(fleet, options, recorder);
     await sleep(options.warmupS * 1000);
     recorder.recording = true;
+    const databaseBefore = pg ? await sampleDatabaseCpu(options.pgUrl, pg.name) : undefined;
     const cpuBefore = sampleCpu(app.pid);
+    const generatorBefore = process.cpuUsage();
+    const machineBefore = machineBusyMillis();
     const started = performance.now();
     await sleep(options.durationS * 1000);
     recorder.recording = false;
     const seconds = (performance.now() - started) / 1000;
     const cpuMillis = cpuMillisBetween(cpuBefore, sampleCpu(app.pid));
+    const generator = process.cpuUsage(generatorBefore);
+    const machineMillis = machineBusyMillis() - machineBefore;
+    const databaseMillis = pg && databaseBefore ? cpuMillisBetween(databaseBefore, await sampleDatabaseCpu(options.pgUrl, pg.name)) : undefined;
     const measured = { ...recorder };
     await load.drain();
-    const check = await checkTasks(fleet, serviceKey, recorder);
+    const check = await checkTasks(fleet, serviceKey, recorder, options);
     return {
       config,
       seconds,
       createdPerSecond: measured.created / seconds,
       succeededPerSecond: measured.succeeded / seconds,
       cpuMicrosPerTask: measured.succeeded > 0 ? (cpuMillis * 1000) / measured.succeeded : Number.NaN,
+      generatorCpuMicrosPerTask: measured.succeeded > 0 ? (generator.user + generator.system) / measured.succeeded : Number.NaN,
+      ...(databaseMillis === undefined ? {} : { databaseCpuMicrosPerTask: measured.succeeded > 0 ? (databaseMillis * 1000) / measured.succeeded : Number.NaN }),
+      otherCores: Math.max(0, machineMillis - cpuMillis - (generator.user + generator.system) / 1000 - (databaseMillis ?? 0)) / (seconds * 1000),
       claims: measured.claimMs.length + measured.emptyClaims,
       emptyClaims: measured.emptyClaims,
       claimP50Ms: quantile(measured.claimMs, 0.5),
       claimP99Ms: quantile(measured.claimMs, 0.99),
       completeP99Ms: quantile(measured.completeMs, 0.99),
+      ...(options.heartbeat ? { heartbeatP99Ms: quantile(measured.heartbeatMs, 0.99) } : {}),
+      ...((options.logLines ?? 0) > 0 ? { logBatchP99Ms: quantile(measured.logBatchMs, 0.99) } : {}),
       checkedTasks: check.checked,
       problems: check.problems,
     };
