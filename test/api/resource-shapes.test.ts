@@ -21,7 +21,7 @@ const itemUnion: Same<Schemas['AgentItem']['data'], Schemas['AgentResource'] | S
 const pageUnion: Same<Schemas['PostCollection']['data'][number], Schemas['PostResource'] | Schemas['PostFieldset']> = true;
 
 const AGENT_FIELDS = ['id', 'owner_id', 'name', 'type', 'status', 'created_at', 'updated_at'];
-const TASK_FIELDS = ['id', 'agent_id', 'title', 'description', 'input', 'priority', 'status', 'result', 'error', 'created_at', 'updated_at', 'started_at', 'finished_at', 'attempts', 'max_attempts', 'available_at', 'progress', 'lease_id'];
+const TASK_FIELDS = ['id', 'agent_id', 'title', 'description', 'input', 'priority', 'status', 'result', 'error', 'created_at', 'updated_at', 'started_at', 'finished_at', 'attempts', 'max_attempts', 'available_at', 'progress', 'lease_id', 'last_error', 'usage'];
 const USER_FIELDS = ['id', 'name', 'email', 'age', 'role', 'created_at', 'updated_at'];
 const POST_FIELDS = ['id', 'user_id', 'title', 'body', 'created_at', 'updated_at'];
 

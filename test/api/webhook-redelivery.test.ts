@@ -178,6 +178,8 @@ describeEachDatabase(
       const { webhook, delivery } = await deliveryThat('failed', 500);
       const store = createStore(get().database.db);
       await get().database.db('webhook_deliveries').where({ id: delivery.id }).update({ status: 'pending', next_attempt_at: new Date(Date.now() - 1000).toISOString() });
+      // A claim takes whichever delivery is due: the earlier tests' are put off, so that it takes this one.
+      await get().database.db('webhook_deliveries').whereNot({ id: delivery.id }).andWhere({ status: 'pending' }).update({ next_attempt_at: new Date(Date.now() + 3_600_000).toISOString() });
       const claim = await claimDelivery(store, WEBHOOKS.timeoutMs);
       expect(claim?.id).toBe(delivery.id);
       await owner.http.post(attemptsPath(webhook.id, delivery.id)).expect(409);
