@@ -177,10 +177,13 @@ describeEachDatabase(
     it('when the sender that held a delivery died (its claim expired), then it may be sent again, and the dead sender’s late record is refused: the attempt is made again', async () => {
       const { webhook, delivery } = await deliveryThat('failed', 500);
       const store = createStore(get().database.db);
-      await get().database.db('webhook_deliveries').where({ id: delivery.id }).update({ status: 'pending', next_attempt_at: new Date(Date.now() - 1000).toISOString() });
-      // A claim takes whichever delivery is due: the earlier tests' are put off, so that it takes this one.
-      await get().database.db('webhook_deliveries').whereNot({ id: delivery.id }).andWhere({ status: 'pending' }).update({ next_attempt_at: new Date(Date.now() + 3_600_000).toISOString() });
-      const claim = await claimDelivery(store, WEBHOOKS.timeoutMs);
+      // Due a minute from now, claimed by a sender whose clock is there: the suite's engine (whose
+      // next pass may start at any moment, after its last attempt) does not see it due yet. A claim
+      // takes whichever delivery is due first, so the earlier tests' pending ones are put off.
+      const ahead = Date.now() + 60_000;
+      await get().database.db('webhook_deliveries').where({ id: delivery.id }).update({ status: 'pending', next_attempt_at: new Date(ahead).toISOString() });
+      await get().database.db('webhook_deliveries').whereNot({ id: delivery.id }).andWhere({ status: 'pending' }).update({ next_attempt_at: new Date(ahead + 3_600_000).toISOString() });
+      const claim = await claimDelivery(store, WEBHOOKS.timeoutMs, () => ahead + 1000);
       expect(claim?.id).toBe(delivery.id);
       await owner.http.post(attemptsPath(webhook.id, delivery.id)).expect(409);
       // The claim's lease runs out, its sender never having recorded anything.
