@@ -1,12 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import knex, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { migrationSource } from '../../src/data/migrations';
 import { postBytes, taskBytes } from '../../src/domain/quotas';
 import { DATABASE_KINDS, type DatabaseKind } from '../support/harness';
-import { PG_TEST_URL } from '../support/services';
+import { openScratchDatabase } from '../support/scratch-database';
 
 const ids = {
   user: '0190a8f0-0000-7000-8000-000000000001',
@@ -24,27 +20,7 @@ const posts = [{ id: '0190a8f0-0000-7000-8000-000000000021', user_id: ids.user, 
 
 /** A database holding rows written before 005-quotas, migrated to it. */
 async function migratedFromBefore(kind: DatabaseKind): Promise<{ db: Knex; close: () => Promise<void> }> {
-  const suffix = randomBytes(6).toString('hex');
-  let db: Knex;
-  let close: () => Promise<void>;
-  if (kind === 'sqlite') {
-    const filename = path.join(os.tmpdir(), `agent-fleet-migration-${suffix}.sqlite`);
-    db = knex({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true });
-    close = async () => {
-      await db.destroy();
-      rmSync(filename, { force: true });
-    };
-  } else {
-    const schema = `migration_${suffix}`;
-    const admin = knex({ client: 'pg', connection: PG_TEST_URL });
-    await admin.raw('create schema ??', [schema]);
-    db = knex({ client: 'pg', connection: PG_TEST_URL, searchPath: [schema] });
-    close = async () => {
-      await db.destroy();
-      await admin.raw('drop schema ?? cascade', [schema]);
-      await admin.destroy();
-    };
-  }
+  const { db, close } = await openScratchDatabase(kind, 'migration');
   for (let step = 0; step < 3; step++) await db.migrate.up({ migrationSource });
   await db('users').insert({ id: ids.user, name: 'Old', email: 'old@example.com', role: 'user', created_at: at, updated_at: at });
   await db('agents').insert([

@@ -1,14 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import knex, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { migrationSource } from '../../src/data/migrations';
 import { createStore } from '../../src/data/store';
 import { listAttempts } from '../../src/domain/fleet-health';
 import { jsonBytes } from '../../src/domain/quotas';
 import { DATABASE_KINDS, type DatabaseKind } from '../support/harness';
-import { PG_TEST_URL } from '../support/services';
+import { openScratchDatabase } from '../support/scratch-database';
 
 const id = (n: number) => `0190a8f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
 const ids = { user: id(1), agent: id(2), succeeded: id(11), failed: id(12), running: id(13) };
@@ -16,27 +12,7 @@ const at = (second: number) => `2026-01-01T12:00:${String(second).padStart(2, '0
 
 /** A database at migration 010 with tasks worked under leases, migrated to the latest. */
 async function migratedFrom010(kind: DatabaseKind): Promise<{ db: Knex; close: () => Promise<void> }> {
-  const suffix = randomBytes(6).toString('hex');
-  let db: Knex;
-  let close: () => Promise<void>;
-  if (kind === 'sqlite') {
-    const filename = path.join(os.tmpdir(), `agent-fleet-attempts-${suffix}.sqlite`);
-    db = knex({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true });
-    close = async () => {
-      await db.destroy();
-      rmSync(filename, { force: true });
-    };
-  } else {
-    const schema = `attempts_${suffix}`;
-    const admin = knex({ client: 'pg', connection: PG_TEST_URL });
-    await admin.raw('create schema ??', [schema]);
-    db = knex({ client: 'pg', connection: PG_TEST_URL, searchPath: [schema] });
-    close = async () => {
-      await db.destroy();
-      await admin.raw('drop schema ?? cascade', [schema]);
-      await admin.destroy();
-    };
-  }
+  const { db, close } = await openScratchDatabase(kind, 'attempts');
   for (let step = 0; step < 10; step++) await db.migrate.up({ migrationSource });
   await db('users').insert({ id: ids.user, name: 'Old', email: 'old@example.com', role: 'user', created_at: at(0), updated_at: at(0) });
   await db('agents').insert({ id: ids.agent, owner_id: ids.user, name: 'worker', type: 'type_a', status: 'busy', created_at: at(0), updated_at: at(0) });

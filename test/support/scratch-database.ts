@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import knex, { type Knex } from 'knex';
+import type { DatabaseKind } from './harness';
+import { PG_TEST_URL } from './services';
+
+/**
+ * An empty database of the test's own, without the service's migrations (a migration test runs
+ * them step by step): a temporary SQLite file, or a PostgreSQL schema of the shared server. `close`
+ * removes it.
+ */
+export async function openScratchDatabase(kind: DatabaseKind, label: string): Promise<{ db: Knex; close: () => Promise<void> }> {
+  const suffix = randomBytes(6).toString('hex');
+  if (kind === 'sqlite') {
+    const filename = path.join(os.tmpdir(), `agent-fleet-${label}-${suffix}.sqlite`);
+    const db = knex({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true });
+    return {
+      db,
+      close: async () => {
+        await db.destroy();
+        rmSync(filename, { force: true });
+      },
+    };
+  }
+  const schema = `${label.replace(/-/g, '_')}_${suffix}`;
+  const admin = knex({ client: 'pg', connection: PG_TEST_URL });
+  await admin.raw('create schema ??', [schema]);
+  const db = knex({ client: 'pg', connection: PG_TEST_URL, searchPath: [schema] });
+  return {
+    db,
+    close: async () => {
+      await db.destroy();
+      await admin.raw('drop schema ?? cascade', [schema]);
+      await admin.destroy();
+    },
+  };
+}
