@@ -12,26 +12,8 @@ import { startWebhookEngine, type WebhookEngine } from '../../src/process/webhoo
 import { createWebhookSender } from '../../src/process/webhook-sender';
 import { describeEachDatabase, metricValue, testConfig } from '../support/harness';
 import { eventually, insertEvent, startReceiver, type Receiver } from '../support/webhooks';
+import { parseSamples, type Sample } from '../support/prometheus';
 
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** Parses Prometheus text exposition (the subset prom-client writes). */
-function parseSamples(text: string): Sample[] {
-  return text
-    .split('\n')
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => {
-      const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-      if (!match) throw new Error(`not a sample line: ${line}`);
-      const labels: Record<string, string> = {};
-      for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[key ?? ''] = value ?? '';
-      return { name: match[1] ?? '', labels, value: Number(match[3]) };
-    });
-}
 
 /** A gauge's samples as `{ agent: value }`. */
 const byAgent = (samples: Sample[], name: string): Record<string, number> =>

@@ -2,26 +2,8 @@ import { METHODS } from 'node:http';
 import { sendRaw } from '../support/raw-http';
 import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../support/harness';
 import { listeningPort, spawnServer, type ServerProcess } from '../support/server-process';
+import { parseSamples, type Sample } from '../support/prometheus';
 
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** Parses Prometheus text exposition (the subset prom-client writes). */
-function parseSamples(text: string): Sample[] {
-  return text
-    .split('\n')
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => {
-      const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-      if (!match) throw new Error(`not a sample line: ${line}`);
-      const labels: Record<string, string> = {};
-      for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[key ?? ''] = value ?? '';
-      return { name: match[1] ?? '', labels, value: Number(match[3]) };
-    });
-}
 
 function valueOf(samples: Sample[], name: string, labels: Record<string, string>): number | undefined {
   const found = samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
