@@ -1,7 +1,17 @@
+import type { Knex } from 'knex';
 import type { Executor } from './compiled-query';
 import { isId } from './ids';
 import type { LeaseRecord, UsageDelta } from './records';
 import { toJsonColumn, type RowMapper } from './row-mapper';
+
+/** Every way an attempt can end, as the outcome column holds it. */
+const ATTEMPT_OUTCOMES = Object.keys({
+  succeeded: true,
+  failed: true,
+  released: true,
+  expired: true,
+  cancelled: true,
+} satisfies Record<NonNullable<LeaseRecord['outcome']>, true>);
 
 export type LeaseChanges = Partial<
   Pick<LeaseRecord, 'status' | 'ttl_seconds' | 'expires_at' | 'ended_at' | 'outcome' | 'error' | 'last_heartbeat_at' | 'progress'>
@@ -77,6 +87,7 @@ const COLUMNS = Object.keys({
   output_tokens: true,
   cost_micro_usd: true,
   model: true,
+  wait_ms: true,
 } satisfies Record<keyof LeaseRecord, true>);
 
 const toColumns = (changes: LeaseChanges): Record<string, unknown> => ('progress' in changes ? { ...changes, progress: toJsonColumn(changes.progress) } : { ...changes });
@@ -137,33 +148,33 @@ export function createLeasesRepository(db: Executor, mapper: RowMapper, postgres
       return rows.map((row: Record<string, unknown>) => ({ ...mapper.toLease(row), task_title: String(row.task_title) }));
     },
     async figuresOf(agentId, since) {
-      const waits = db('leases')
-        .join('tasks', 'tasks.id', 'leases.task_id')
-        .where({ 'leases.agent_id': agentId, 'leases.number': 1 })
-        .andWhere('leases.created_at', '>=', since);
-      const runs = db('leases').where({ agent_id: agentId }).whereIn('outcome', ['succeeded', 'failed']).andWhere('ended_at', '>=', since);
-      const outcomeRows: Array<{ outcome: NonNullable<LeaseRecord['outcome']>; n: unknown }> = await db('leases')
-        .where({ agent_id: agentId })
-        .andWhere('ended_at', '>=', since)
-        .whereNotNull('outcome')
-        .select('outcome')
-        .count({ n: '*' })
-        .groupBy('outcome');
-      const outcomes: AttemptFigures['outcomes'] = Object.fromEntries(outcomeRows.map((row) => [row.outcome, Number(row.n)]));
+      // First leases carry their task's wait (a partial index); ended ones their outcome and start (on
+      // PostgreSQL, in the index): neither read touches the tasks.
+      const waits = db('leases').where({ agent_id: agentId, number: 1 }).andWhere('created_at', '>=', since).whereNotNull('wait_ms');
+      const ended = db('leases').where({ agent_id: agentId }).andWhere('ended_at', '>=', since).whereNotNull('outcome');
+      const runSeconds = secondsBetween('created_at', 'ended_at');
+      const byOutcome = (rows: Array<{ outcome: unknown; n: unknown }>): AttemptFigures['outcomes'] =>
+        Object.fromEntries(rows.map((row) => [String(row.outcome), Number(row.n)]));
       if (postgres) {
-        const percentiles = (seconds: string) => db.raw(`percentile_disc(0.5) within group (order by ${seconds}) as p50, percentile_disc(0.95) within group (order by ${seconds}) as p95`);
-        const [wait] = await waits.select(percentiles(secondsBetween('tasks.created_at', 'leases.created_at')));
-        const [run] = await runs.select(percentiles(secondsBetween('created_at', 'ended_at')));
-        const figure = (value: unknown) => (value === null || value === undefined ? null : Math.max(0, Number(value)));
-        return { wait: { p50: figure(wait?.p50), p95: figure(wait?.p95) }, run: { p50: figure(run?.p50), p95: figure(run?.p95) }, outcomes };
+        const percentiles = (value: string, filter = '') =>
+          `percentile_disc(0.5) within group (order by ${value})${filter} as p50, percentile_disc(0.95) within group (order by ${value})${filter} as p95`;
+        const counted = ATTEMPT_OUTCOMES.map((outcome) => `count(*) filter (where outcome = '${outcome}') as "${outcome}"`).join(', ');
+        const [wait, run] = (await Promise.all([
+          waits.clone().first(db.raw(percentiles('wait_ms'))),
+          ended.clone().first(db.raw(`${counted}, ${percentiles(runSeconds, " filter (where outcome in ('succeeded', 'failed'))")}`)),
+        ])) as Array<Record<string, unknown> | undefined>;
+        const figure = (value: unknown, scale = 1) => (value === null || value === undefined ? null : Math.max(0, Number(value) / scale));
+        const outcomes = byOutcome(ATTEMPT_OUTCOMES.map((outcome) => ({ outcome, n: run?.[outcome] ?? 0 })).filter((row) => Number(row.n) > 0));
+        return { wait: { p50: figure(wait?.p50, 1000), p95: figure(wait?.p95, 1000) }, run: { p50: figure(run?.p50), p95: figure(run?.p95) }, outcomes };
       }
-      const sorted = async (query: typeof waits, seconds: string) =>
-        ((await query.select(db.raw(`${seconds} as seconds`)).orderBy('seconds')) as Array<{ seconds: unknown }>).map((row) => Math.max(0, Number(row.seconds)));
-      const waitSeconds = await sorted(waits, secondsBetween('tasks.created_at', 'leases.created_at'));
-      const runSeconds = await sorted(runs, secondsBetween('created_at', 'ended_at'));
+      const outcomes = byOutcome(await ended.clone().select('outcome').count({ n: '*' }).groupBy('outcome'));
+      const sorted = async (query: Knex.QueryBuilder, value: string) =>
+        ((await query.select(db.raw(`${value} as value`)).orderBy('value')) as Array<{ value: unknown }>).map((row) => Math.max(0, Number(row.value)));
+      const waitSeconds = (await sorted(waits.clone(), 'wait_ms')).map((ms) => ms / 1000);
+      const runs = await sorted(ended.clone().whereIn('outcome', ['succeeded', 'failed']), runSeconds);
       return {
         wait: { p50: percentileOf(waitSeconds, 0.5), p95: percentileOf(waitSeconds, 0.95) },
-        run: { p50: percentileOf(runSeconds, 0.5), p95: percentileOf(runSeconds, 0.95) },
+        run: { p50: percentileOf(runs, 0.5), p95: percentileOf(runs, 0.95) },
         outcomes,
       };
     },

@@ -17,6 +17,8 @@ export interface AttemptFields {
   /** Whole millionths of a dollar. */
   cost_micro_usd: number;
   model: string | null;
+  /** For a task's first lease, how long the task waited from its creation, in milliseconds. */
+  wait_ms: number | null;
 }
 
 /** A lease as stored: without its task (read with it), with when it ended and what its attempt recorded. */

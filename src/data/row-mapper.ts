@@ -139,6 +139,7 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       output_tokens: Number(row.output_tokens),
       cost_micro_usd: Number(row.cost_micro_usd),
       model: nullableText(row.model),
+      wait_ms: row.wait_ms === null || row.wait_ms === undefined ? null : Number(row.wait_ms),
     }),
     toLogLine: (row) => ({
       id: String(row.id),

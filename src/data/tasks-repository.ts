@@ -142,12 +142,12 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, postgres:
     async countByStatus(agentIds) {
       const counts = new Map<string, Partial<Record<TaskStatus, number>>>(agentIds.map((id) => [id, {}]));
       if (agentIds.length === 0) return counts;
-      const rows: Array<{ agent_id: string; status: TaskStatus; n: number | string }> = await db('tasks')
-        .select('agent_id', 'status')
-        .count({ n: '*' })
+      // Kept by triggers on `tasks` (migration 012): a look-up, however many tasks an agent has.
+      const rows: Array<{ agent_id: string; status: TaskStatus; n: number | string }> = await db('agent_task_counts')
+        .select('agent_id', 'status', 'n')
         .whereIn('agent_id', agentIds)
-        .groupBy('agent_id', 'status');
-      // PostgreSQL answers count(*) as a string (a bigint).
+        .andWhere('n', '<>', 0);
+      // PostgreSQL answers a bigint as a string.
       for (const row of rows) {
         const byStatus = counts.get(String(row.agent_id));
         if (byStatus) byStatus[row.status] = Number(row.n);
@@ -182,7 +182,7 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, postgres:
         });
     },
     async countRunning(agentId) {
-      const row = await db('tasks').where({ agent_id: agentId, status: 'running' }).count({ n: '*' }).first();
+      const row = await db('agent_task_counts').where({ agent_id: agentId, status: 'running' }).first('n');
       return Number(row?.n ?? 0);
     },
     async countWaiting(agentId, at) {
@@ -190,7 +190,7 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, postgres:
       return Number(row?.n ?? 0);
     },
     async countOf(agentId) {
-      const row = await db('tasks').where({ agent_id: agentId }).count({ n: '*' }).first();
+      const row = await db('agent_task_counts').where({ agent_id: agentId }).sum({ n: 'n' }).first();
       return Number(row?.n ?? 0);
     },
     async remove(agentId, id) {

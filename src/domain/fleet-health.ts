@@ -150,15 +150,15 @@ export async function listWorkers(store: Store, principal: Principal, agentId: s
 const WINDOWS = { '1h': HOUR, '24h': 24 * HOUR } as const;
 
 /** The agent's queue now and its attempts over the window. */
-export async function getAgentStats(store: Store, principal: Principal, agentId: string, window: keyof typeof WINDOWS): Promise<AgentStats> {
+export async function getAgentStats(store: Store, cache: SeriesCache, principal: Principal, agentId: string, window: keyof typeof WINDOWS): Promise<AgentStats> {
   const agent = await reachableAgent(store, principal, agentId);
   const at = now();
   const since = new Date(Date.parse(at) - WINDOWS[window]).toISOString();
-  const tasks = (await countTasks(store, [agent])).get(agent.id);
+  // Independent reads: on PostgreSQL they run side by side on the pool's connections.
+  const [counted, scheduled, figures] = await Promise.all([countTasks(store, [agent]), store.tasks.countWaiting(agent.id, at), store.leases.figuresOf(agent.id, since)]);
+  const tasks = counted.get(agent.id);
   if (!tasks) throw agentNotFound();
-  const scheduled = await store.tasks.countWaiting(agent.id, at);
-  const figures = await store.leases.figuresOf(agent.id, since);
-  const series = await seriesOf(store, agent.id, window, Date.parse(at), tasks.queued);
+  const series = await seriesOf(store, cache, agent.id, window, Date.parse(at), tasks.queued);
   const succeeded = figures.outcomes.succeeded ?? 0;
   const failed = (figures.outcomes.failed ?? 0) + (figures.outcomes.expired ?? 0);
   return {
@@ -178,6 +178,34 @@ export async function getAgentStats(store: Store, principal: Principal, agentId:
 }
 
 const BUCKETS = { '1h': { count: 60, ms: MINUTE }, '24h': { count: 96, ms: 15 * MINUTE } } as const;
+/**
+ * How long after its end a bucket's events may still appear: an event is stamped when its change
+ * is made and written when its transaction commits, and instances' clocks differ a little.
+ */
+const SERIES_SETTLE_MS = MINUTE;
+const SERIES_CACHE_LIMIT = 1_000;
+
+interface BucketCounts {
+  created: number;
+  succeeded: number;
+  failed: number;
+  /** What entered the queue less what left it. */
+  moved: number;
+}
+
+/**
+ * The counts of buckets that have ended, per agent and window, kept by each instance: an ended
+ * bucket never changes, so a read counts only the events of the buckets still open. The agents
+ * read longest ago go first past the limit.
+ */
+export interface SeriesCache {
+  entries: Map<string, { counts: Map<number, BucketCounts>; through: number }>;
+  limit: number;
+}
+
+export function createSeriesCache(limit = SERIES_CACHE_LIMIT): SeriesCache {
+  return { entries: new Map(), limit };
+}
 
 /** Whether a counted task event took a task into the queue (+1), out of it (-1), or neither (0). */
 function queueMove(event: { type: string; status: string | null; previous: string | null }): number {
@@ -193,27 +221,41 @@ function queueMove(event: { type: string; status: string | null; previous: strin
 /**
  * The window in equal buckets: tasks created and finished in each, and the queue's depth at each
  * bucket's end, walked back from the depth now through what entered and left the queue since.
+ * Buckets are numbered from the epoch; those that ended are read from the cache when it has them.
  */
-async function seriesOf(store: Store, agentId: string, window: keyof typeof WINDOWS, at: number, queuedNow: number): Promise<AgentStats['series']> {
+async function seriesOf(store: Store, cache: SeriesCache, agentId: string, window: keyof typeof WINDOWS, at: number, queuedNow: number): Promise<AgentStats['series']> {
   const { count, ms } = BUCKETS[window];
-  const end = Math.floor(at / ms) * ms + ms;
-  const first = end - count * ms;
-  const buckets = Array.from({ length: count }, (_, index) => ({ start: new Date(first + index * ms).toISOString(), created: 0, succeeded: 0, failed: 0, queue_depth: 0, moved: 0 }));
-  for (const row of await store.events.countTaskEventsOf(agentId, new Date(first).toISOString(), ms)) {
-    const bucket = buckets[row.bucket - first / ms];
-    if (!bucket) continue;
-    if (row.type === 'task.created') bucket.created += row.n;
-    if (row.type === 'task.succeeded') bucket.succeeded += row.n;
-    if (row.type === 'task.failed') bucket.failed += row.n;
-    bucket.moved += queueMove(row) * row.n;
+  const end = Math.floor(at / ms) + 1;
+  const first = end - count;
+  const key = `${window}:${agentId}`;
+  const cached = cache.entries.get(key);
+  const readFrom = cached && cached.through > first ? Math.min(cached.through, end) : first;
+  const counts = new Map<number, BucketCounts>();
+  for (const [bucket, counted] of cached?.counts ?? []) if (bucket >= first && bucket < readFrom) counts.set(bucket, counted);
+  for (const row of await store.events.countTaskEventsOf(agentId, new Date(readFrom * ms).toISOString(), ms)) {
+    if (row.bucket < readFrom || row.bucket >= end) continue;
+    const counted = counts.get(row.bucket) ?? { created: 0, succeeded: 0, failed: 0, moved: 0 };
+    counts.set(row.bucket, counted);
+    if (row.type === 'task.created') counted.created += row.n;
+    if (row.type === 'task.succeeded') counted.succeeded += row.n;
+    if (row.type === 'task.failed') counted.failed += row.n;
+    counted.moved += queueMove(row) * row.n;
   }
+  const through = Math.max(readFrom, Math.min(Math.floor((at - SERIES_SETTLE_MS) / ms), end));
+  cache.entries.delete(key);
+  cache.entries.set(key, { counts: new Map([...counts].filter(([bucket]) => bucket < through)), through });
+  for (const oldest of cache.entries.keys()) {
+    if (cache.entries.size <= cache.limit) break;
+    cache.entries.delete(oldest);
+  }
+  const series: AgentStats['series'] = [];
   let depth = queuedNow;
-  for (let index = buckets.length - 1; index >= 0; index -= 1) {
-    const bucket = buckets[index] as (typeof buckets)[number];
-    bucket.queue_depth = Math.max(0, depth);
-    depth -= bucket.moved;
+  for (let bucket = end - 1; bucket >= first; bucket -= 1) {
+    const counted = counts.get(bucket) ?? { created: 0, succeeded: 0, failed: 0, moved: 0 };
+    series.push({ start: new Date(bucket * ms).toISOString(), created: counted.created, succeeded: counted.succeeded, failed: counted.failed, queue_depth: Math.max(0, depth) });
+    depth -= counted.moved;
   }
-  return buckets.map(({ moved: _moved, ...bucket }) => bucket);
+  return series.reverse();
 }
 
 const GRANULARITY_MS = { hour: HOUR, day: 24 * HOUR } as const;

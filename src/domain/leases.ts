@@ -157,6 +157,7 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
     if (!task) return undefined;
     const timestamp = nextTimestamp(task.updated_at);
     const worker = workerOf(principal);
+    const number = (await tx.leases.countOfTask(task.id)) + 1;
     const lease: LeaseRecord = {
       id: newId(),
       agent_id: agentId,
@@ -166,7 +167,7 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
       expires_at: addMs(timestamp, ttlSeconds * 1000),
       created_at: timestamp,
       ended_at: null,
-      number: (await tx.leases.countOfTask(task.id)) + 1,
+      number,
       worker_kind: worker.kind,
       worker_id: worker.id,
       outcome: null,
@@ -177,6 +178,7 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
       output_tokens: 0,
       cost_micro_usd: 0,
       model: null,
+      wait_ms: number === 1 ? Math.max(0, Date.parse(timestamp) - Date.parse(task.created_at)) : null,
     };
     const running = await tx.tasks.update(
       task.id,

@@ -3,6 +3,7 @@ import { buildApp } from '../../src/app';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createStore } from '../../src/data/store';
+import { createSeriesCache, getAgentStats } from '../../src/domain/fleet-health';
 import { appendLogs, sweepExpiredLeases, type WorkQueue } from '../../src/domain/leases';
 import { createTaskWakeups } from '../../src/domain/task-wakeups';
 import { createLogger } from '../../src/logger';
@@ -359,6 +360,29 @@ describeEachDatabase(
         const idle = await createAgent();
         const empty = (await api().get(`/api/v1/agents/${idle.id}/stats`).expect(200)).body.data;
         expect(empty).toMatchObject({ queue_depth: 0, wait_seconds: { p50: null, p95: null }, run_seconds: { p50: null, p95: null }, throughput_per_minute: 0 });
+      });
+
+      it('when an ended bucket has been read, then the instance does not count its events again, while the open buckets are read afresh', async () => {
+        const agent = await createAgent();
+        await createTask(agent.id);
+        const day = async () => (await api().get(`/api/v1/agents/${agent.id}/stats?window=24h`).expect(200)).body.data.series as Array<{ start: string; created: number }>;
+        const createdIn = (series: Array<{ start: string; created: number }>, at: number) =>
+          series.find((bucket) => Date.parse(bucket.start) <= at && at < Date.parse(bucket.start) + 15 * 60_000)?.created;
+        const twoHoursAgo = Date.now() - 2 * 3_600_000;
+        expect(createdIn(await day(), twoHoursAgo)).toBe(0);
+        expect(createdIn(await day(), Date.now())).toBe(1);
+        // Events written behind the service's back: one in a bucket that ended long ago, one now.
+        const event = (occurredAt: number) => ({
+          type: 'task.created', occurred_at: new Date(occurredAt).toISOString(), agent_id: agent.id, owner_id: get().user.user.id, task_id: null, data: JSON.stringify({ status: 'queued' }),
+        });
+        await get().database.db('events').insert([event(twoHoursAgo), event(Date.now())]);
+        const cached = await day();
+        expect(createdIn(cached, twoHoursAgo)).toBe(0);
+        expect(createdIn(cached, Date.now())).toBe(2);
+        // An instance that had not read it yet counts it.
+        const fresh = await getAgentStats(createStore(get().database.db), createSeriesCache(), { kind: 'service', keyNumber: 1 }, agent.id, '24h');
+        expect(createdIn(fresh.series, twoHoursAgo)).toBe(1);
+        expect(fresh.series.map((bucket) => bucket.created)).toEqual(cached.map((bucket) => bucket.created + (bucket === cached.find((b) => createdIn([b], twoHoursAgo) !== undefined) ? 1 : 0)));
       });
     });
   },

@@ -10,6 +10,7 @@ import * as events from './008-events';
 import * as webhooks from './009-webhooks';
 import * as idempotencyKeys from './010-idempotency-keys';
 import * as attemptsLogsUsage from './011-attempts-logs-usage';
+import * as statsFigures from './012-stats-figures';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -26,6 +27,7 @@ const migrations: Array<[string, Migration]> = [
   ['009-webhooks', webhooks],
   ['010-idempotency-keys', idempotencyKeys],
   ['011-attempts-logs-usage', attemptsLogsUsage],
+  ['012-stats-figures', statsFigures],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
