@@ -53,25 +53,50 @@ export type PendingEvents = NewEvent[];
 export function createEventsRepository(executor: Executor, mapper: RowMapper, postgres: boolean, pending: PendingEvents | undefined): EventsRepository {
   const db = executor as Knex;
   const idParameter = (id: string): string | number => (postgres ? id : Number(id));
+  /**
+   * The smallest id whose event happened at or after `since` (or an id with no event behind it,
+   * standing for the next one): a binary search by primary key. Undefined when there is no event.
+   * PostgreSQL runs the search as one recursive statement; SQLite, in process, step by step.
+   */
+  const firstIdSince = async (since: string): Promise<string | undefined> => {
+    if (postgres) {
+      const result = await db.raw(
+        `with recursive search(low, high) as (
+           select (select min(id) from events), (select max(id) from events) + 1
+           union all
+           select case when probe.id is null or probe.id >= s.high then s.low when probe.occurred_at < ? then probe.id + 1 else s.low end,
+                  case when probe.id is null or probe.id >= s.high then (s.low + s.high) / 2 when probe.occurred_at < ? then s.high else probe.id end
+           from search s
+           left join lateral (select id, occurred_at from events where id >= (s.low + s.high) / 2 order by id limit 1) probe on true
+           where s.low < s.high
+         )
+         select low from search where low >= high or low is null limit 1`,
+        [since, since],
+      );
+      const low = (result.rows as Array<{ low: unknown }>)[0]?.low;
+      return low === null || low === undefined ? undefined : String(low);
+    }
+    const bounds = await db('events').min({ low: 'id' }).max({ high: 'id' }).first();
+    if (bounds?.high === null || bounds?.high === undefined) return undefined;
+    let low = Number(bounds.low);
+    let high = Number(bounds.high) + 1;
+    while (low < high) {
+      const middle = Math.floor((low + high) / 2);
+      const row = await db('events').select('id', 'occurred_at').where('id', '>=', middle).orderBy('id').first();
+      if (!row || Number(row.id) >= high) high = middle;
+      else if (toIsoTimestamp(row.occurred_at) < since) low = Number(row.id) + 1;
+      else high = Number(row.id);
+    }
+    return String(low);
+  };
   return {
     record(event) {
       if (!pending) throw new Error('an event is recorded in the transaction of its change');
       pending.push(event);
     },
     async countTaskEventsOf(agentId, since, bucketMs) {
-      // The smallest id whose event happened at or after `since`: a binary search by primary key.
-      // An id with no event behind it stands for the next one (the range from it holds the same events).
-      const bounds = await db('events').min({ low: 'id' }).max({ high: 'id' }).first();
-      if (bounds?.high === null || bounds?.high === undefined) return [];
-      let low = Number(bounds.low);
-      let high = Number(bounds.high) + 1;
-      while (low < high) {
-        const middle = Math.floor((low + high) / 2);
-        const row = await db('events').select('id', 'occurred_at').where('id', '>=', middle).orderBy('id').first();
-        if (!row || Number(row.id) >= high) high = middle;
-        else if (toIsoTimestamp(row.occurred_at) < since) low = Number(row.id) + 1;
-        else high = Number(row.id);
-      }
+      const low = await firstIdSince(since);
+      if (low === undefined) return [];
       const bucket = postgres
         ? db.raw('floor(extract(epoch from occurred_at) * 1000 / ?)::bigint as bucket', [bucketMs])
         : db.raw('cast(((julianday(occurred_at) - 2440587.5) * 86400000.0) / ? as integer) as bucket', [bucketMs]);
@@ -81,7 +106,7 @@ export function createEventsRepository(executor: Executor, mapper: RowMapper, po
         .select(bucket, 'type', status, previous)
         .count({ n: '*' })
         .where('agent_id', agentId)
-        .andWhere('id', '>=', idParameter(String(low)))
+        .andWhere('id', '>=', idParameter(low))
         .andWhere('occurred_at', '>=', since)
         .andWhere('type', 'like', 'task.%')
         .groupByRaw('1, 2, 3, 4');

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Executor } from './compiled-query';
 import { isId } from './ids';
 import type { LeaseRecord, UsageDelta } from './records';
+import { usageColumns } from './usage-repository';
 import { toJsonColumn, type RowMapper } from './row-mapper';
 
 /** Every way an attempt can end, as the outcome column holds it. */
@@ -43,22 +44,22 @@ export function percentileOf(sorted: readonly number[], fraction: number): numbe
 }
 
 export interface LeasesRepository {
-  insert(lease: LeaseRecord): Promise<LeaseRecord>;
+  /** Inserts a lease numbered after its task's earlier ones (counted in the same statement); answers it with its number. */
+  insert(lease: Omit<LeaseRecord, 'number'>): Promise<LeaseRecord>;
   find(agentId: string, id: string, options?: { lock?: boolean }): Promise<LeaseRecord | undefined>;
   /**
    * Compare-and-swap: applies only while the lease is still `active` and, with `unexpiredAt`, has
    * not expired by then. Undefined when it no longer is (another worker, the sweep or an owner
    * changed it first).
    */
-  updateActive(id: string, changes: LeaseChanges, unexpiredAt?: string): Promise<LeaseRecord | undefined>;
+  /** Changes an active lease (one not past `unexpiredAt`, when given), adding `usage` to its sums in the same statement. */
+  updateActive(id: string, changes: LeaseChanges, unexpiredAt?: string, usage?: UsageDelta): Promise<LeaseRecord | undefined>;
   /** Adds what a worker reported to its attempt's usage (and names the model, when it did). */
-  addUsage(id: string, usage: UsageDelta): Promise<void>;
   /** Active leases past their time, the longest expired first (the sweep). */
   listExpired(at: string, limit: number): Promise<Array<Pick<LeaseRecord, 'id' | 'agent_id'>>>;
   /** One agent's active leases past their time (a claim expires them first). Not locked: the caller locks each one's task, then swaps its status. */
   expiredOf(agentId: string, at: string): Promise<LeaseRecord[]>;
   /** How many leases the task has had (the next one's number is one more). */
-  countOfTask(taskId: string): Promise<number>;
   /** A task's leases (its attempts) after number `after`, oldest first. */
   attemptsOf(taskId: string, after: number, limit: number): Promise<LeaseRecord[]>;
   /** The agent's leases made since `since` or still active, with their tasks' titles. */
@@ -93,12 +94,13 @@ const COLUMNS = Object.keys({
 const toColumns = (changes: LeaseChanges): Record<string, unknown> => ('progress' in changes ? { ...changes, progress: toJsonColumn(changes.progress) } : { ...changes });
 
 export function createLeasesRepository(db: Executor, mapper: RowMapper, postgres: boolean): LeasesRepository {
-  /** Seconds between two timestamp columns, in SQL (SQLite stores them as ISO text). */
-  const secondsBetween = (from: string, to: string) => (postgres ? `extract(epoch from (${to} - ${from}))` : `((julianday(${to}) - julianday(${from})) * 86400.0)`);
   return {
     async insert(lease) {
-      await db('leases').insert({ ...lease, progress: toJsonColumn(lease.progress) });
-      return lease;
+      const number = db.raw('(select count(*) + 1 from leases where task_id = ?)', [lease.task_id]);
+      const [row] = (await db('leases')
+        .insert({ ...lease, progress: toJsonColumn(lease.progress), number })
+        .returning('number')) as Array<{ number: unknown }>;
+      return { ...lease, number: Number(row?.number) };
     },
     async find(agentId, id, options = {}) {
       if (!isId(id) || !isId(agentId)) return undefined;
@@ -107,21 +109,11 @@ export function createLeasesRepository(db: Executor, mapper: RowMapper, postgres
       const row = await query;
       return row ? mapper.toLease(row) : undefined;
     },
-    async updateActive(id, changes, unexpiredAt) {
+    async updateActive(id, changes, unexpiredAt, usage) {
       const query = db('leases').where({ id, status: 'active' });
       if (unexpiredAt !== undefined) query.andWhere('expires_at', '>', unexpiredAt);
-      const [row] = await query.update(toColumns(changes)).returning(COLUMNS);
+      const [row] = await query.update({ ...toColumns(changes), ...(usage === undefined ? {} : usageColumns(db, usage)) }).returning(COLUMNS);
       return row ? mapper.toLease(row) : undefined;
-    },
-    async addUsage(id, usage) {
-      await db('leases')
-        .where({ id })
-        .update({
-          input_tokens: db.raw('input_tokens + ?', [usage.input_tokens]),
-          output_tokens: db.raw('output_tokens + ?', [usage.output_tokens]),
-          cost_micro_usd: db.raw('cost_micro_usd + ?', [usage.cost_micro_usd]),
-          ...(usage.model === null ? {} : { model: usage.model }),
-        });
     },
     async listExpired(at, limit) {
       const rows = await db('leases').select('id', 'agent_id').where({ status: 'active' }).andWhere('expires_at', '<=', at).orderBy('expires_at').limit(limit);
@@ -130,10 +122,6 @@ export function createLeasesRepository(db: Executor, mapper: RowMapper, postgres
     async expiredOf(agentId, at) {
       const rows = await db('leases').select(COLUMNS).where({ agent_id: agentId, status: 'active' }).andWhere('expires_at', '<=', at).orderBy('expires_at');
       return rows.map(mapper.toLease);
-    },
-    async countOfTask(taskId) {
-      const row = await db('leases').where({ task_id: taskId }).count({ n: '*' }).first();
-      return Number(row?.n ?? 0);
     },
     async attemptsOf(taskId, after, limit) {
       const rows = await db('leases').select(COLUMNS).where({ task_id: taskId }).andWhere('number', '>', after).orderBy('number').limit(limit);
@@ -150,28 +138,31 @@ export function createLeasesRepository(db: Executor, mapper: RowMapper, postgres
     async figuresOf(agentId, since) {
       // First leases carry their task's wait (a partial index); ended ones their outcome and start (on
       // PostgreSQL, in the index): neither read touches the tasks.
-      const waits = db('leases').where({ agent_id: agentId, number: 1 }).andWhere('created_at', '>=', since).whereNotNull('wait_ms');
+      const waits = db('leases').where({ agent_id: agentId }).whereRaw('number = 1').andWhere('created_at', '>=', since).whereNotNull('wait_ms');
       const ended = db('leases').where({ agent_id: agentId }).andWhere('ended_at', '>=', since).whereNotNull('outcome');
-      const runSeconds = secondsBetween('created_at', 'ended_at');
       const byOutcome = (rows: Array<{ outcome: unknown; n: unknown }>): AttemptFigures['outcomes'] =>
         Object.fromEntries(rows.map((row) => [String(row.outcome), Number(row.n)]));
       if (postgres) {
-        const percentiles = (value: string, filter = '') =>
-          `percentile_disc(0.5) within group (order by ${value})${filter} as p50, percentile_disc(0.95) within group (order by ${value})${filter} as p95`;
+        // One sort serves both percentiles; the run time as a double (extract's numeric sorts slowly).
+        const percentiles = (value: string, filter = '') => `percentile_disc(array[0.5, 0.95]) within group (order by ${value})${filter} as p`;
         const counted = ATTEMPT_OUTCOMES.map((outcome) => `count(*) filter (where outcome = '${outcome}') as "${outcome}"`).join(', ');
         const [wait, run] = (await Promise.all([
           waits.clone().first(db.raw(percentiles('wait_ms'))),
-          ended.clone().first(db.raw(`${counted}, ${percentiles(runSeconds, " filter (where outcome in ('succeeded', 'failed'))")}`)),
+          ended.clone().first(db.raw(`${counted}, ${percentiles("date_part('epoch', ended_at - created_at)", " filter (where outcome in ('succeeded', 'failed'))")}`)),
         ])) as Array<Record<string, unknown> | undefined>;
-        const figure = (value: unknown, scale = 1) => (value === null || value === undefined ? null : Math.max(0, Number(value) / scale));
+        const figures = (value: unknown, scale: number): Percentiles => {
+          const [p50, p95] = Array.isArray(value) ? value.map((figure) => (figure === null ? null : Math.max(0, Number(figure) / scale))) : [];
+          return { p50: p50 ?? null, p95: p95 ?? null };
+        };
         const outcomes = byOutcome(ATTEMPT_OUTCOMES.map((outcome) => ({ outcome, n: run?.[outcome] ?? 0 })).filter((row) => Number(row.n) > 0));
-        return { wait: { p50: figure(wait?.p50, 1000), p95: figure(wait?.p95, 1000) }, run: { p50: figure(run?.p50), p95: figure(run?.p95) }, outcomes };
+        return { wait: figures(wait?.p, 1000), run: figures(run?.p, 1), outcomes };
       }
+      // SQLite keeps timestamps as ISO text.
       const outcomes = byOutcome(await ended.clone().select('outcome').count({ n: '*' }).groupBy('outcome'));
       const sorted = async (query: Knex.QueryBuilder, value: string) =>
         ((await query.select(db.raw(`${value} as value`)).orderBy('value')) as Array<{ value: unknown }>).map((row) => Math.max(0, Number(row.value)));
       const waitSeconds = (await sorted(waits.clone(), 'wait_ms')).map((ms) => ms / 1000);
-      const runs = await sorted(ended.clone().whereIn('outcome', ['succeeded', 'failed']), runSeconds);
+      const runs = await sorted(ended.clone().whereIn('outcome', ['succeeded', 'failed']), '((julianday(ended_at) - julianday(created_at)) * 86400.0)');
       return {
         wait: { p50: percentileOf(waitSeconds, 0.5), p95: percentileOf(waitSeconds, 0.95) },
         run: { p50: percentileOf(runs, 0.5), p95: percentileOf(runs, 0.95) },

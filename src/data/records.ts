@@ -17,7 +17,7 @@ export interface AttemptFields {
   /** Whole millionths of a dollar. */
   cost_micro_usd: number;
   model: string | null;
-  /** For a task's first lease, how long the task waited from its creation, in milliseconds. */
+  /** How long after its task's creation the lease began, in milliseconds (for a first lease, the task's wait). */
   wait_ms: number | null;
 }
 

@@ -77,7 +77,7 @@ export function createStore(db: Database): Store {
         return (leasesRepository ??= createLeasesRepository(executor, mapper, postgres));
       },
       get taskLogs() {
-        return (taskLogsRepository ??= createTaskLogsRepository(executor, mapper));
+        return (taskLogsRepository ??= createTaskLogsRepository(executor, mapper, postgres));
       },
       get usage() {
         return (usageRepository ??= createUsageRepository(executor));

@@ -6,6 +6,7 @@ import { compileQuery, type CompiledQuery, type Executor } from './compiled-quer
 import { isId } from './ids';
 import type { UsageDelta } from './records';
 import { toJsonColumn, type RowMapper } from './row-mapper';
+import { usageColumns } from './usage-repository';
 
 /**
  * Upper bounds of what a task adds as JSON beyond its stored bytes: keys, ids, timestamps,
@@ -35,7 +36,8 @@ export interface TasksRepository {
    */
   nextClaimable(agentId: string, at: string): Promise<Task | undefined>;
   /** Adds what a worker reported to the task's usage. */
-  addUsage(id: string, usage: UsageDelta): Promise<void>;
+  /** Adds to the task's usage sums; answers the task as it is after. */
+  addUsage(id: string, usage: UsageDelta): Promise<Task | undefined>;
   countRunning(agentId: string): Promise<number>;
   /** The agent's queued tasks that cannot be claimed before a later `available_at`. */
   countWaiting(agentId: string, at: string): Promise<number>;
@@ -173,20 +175,16 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, postgres:
       return row ? mapper.toTask(row) : undefined;
     },
     async addUsage(id, usage) {
-      await db('tasks')
-        .where({ id })
-        .update({
-          input_tokens: db.raw('input_tokens + ?', [usage.input_tokens]),
-          output_tokens: db.raw('output_tokens + ?', [usage.output_tokens]),
-          cost_micro_usd: db.raw('cost_micro_usd + ?', [usage.cost_micro_usd]),
-        });
+      const [row] = await db('tasks').where({ id }).update(usageColumns(db, usage, false)).returning('*');
+      return row ? mapper.toTask(row) : undefined;
     },
     async countRunning(agentId) {
       const row = await db('agent_task_counts').where({ agent_id: agentId, status: 'running' }).first('n');
       return Number(row?.n ?? 0);
     },
     async countWaiting(agentId, at) {
-      const row = await db('tasks').where({ agent_id: agentId, status: 'queued' }).andWhere('available_at', '>', at).count({ n: '*' }).first();
+      // The status written into the text, not bound: only then can the planner use the partial index of queued tasks.
+      const row = await db('tasks').where({ agent_id: agentId }).whereRaw("status = 'queued'").andWhere('available_at', '>', at).count({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
     async countOf(agentId) {

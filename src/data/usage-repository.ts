@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Executor } from './compiled-query';
 import type { UsageDelta } from './records';
 import { toIsoTimestamp } from './row-mapper';
@@ -16,6 +17,16 @@ export interface UsageRepository {
   add(agentId: string, hour: string, usage: UsageDelta): Promise<void>;
   /** The agent's hours from `from` (inclusive) to `to` (exclusive), oldest first. */
   hoursOf(agentId: string, from: string, to: string): Promise<UsageRow[]>;
+}
+
+/** The columns of a row's usage sums, each grown by the delta (the model named last is kept). */
+export function usageColumns(db: Executor, usage: UsageDelta, withModel = true): Record<string, Knex.Raw | string> {
+  return {
+    input_tokens: db.raw('input_tokens + ?', [usage.input_tokens]),
+    output_tokens: db.raw('output_tokens + ?', [usage.output_tokens]),
+    cost_micro_usd: db.raw('cost_micro_usd + ?', [usage.cost_micro_usd]),
+    ...(withModel && usage.model !== null ? { model: usage.model } : {}),
+  };
 }
 
 export function createUsageRepository(db: Executor): UsageRepository {

@@ -1,12 +1,12 @@
 import type { LeaseRecord, UsageDelta } from '../data/records';
 import type { Store } from '../data/store';
+import type { LogBatch } from '../data/task-logs-repository';
 import { newId, nextTimestamp, now } from '../data/ids';
 import { agentNotFound, invalidValue, leaseLost, leaseNotFound, stateConflict, type LeaseEnd } from '../errors';
 import type { Agent, Lease, LeaseUpdate, LogLineCreate, Task, UsageIncrement, WorkerKind } from '../model';
 import { ownerScope, type Principal } from './access';
 import { canStartTasks } from './agent-status';
 import { chargeStoredBytes, recordStoredBytes, taskBytes, type Quotas } from './quotas';
-import { jsonBytes } from './quotas';
 import { recordTaskChange } from './events';
 import { assertJsonSize, followTaskStatus } from './tasks';
 import type { TaskWakeups } from './task-wakeups';
@@ -79,13 +79,12 @@ function usageDelta(usage: UsageIncrement): UsageDelta {
   };
 }
 
-/** Adds reported usage to the attempt, its task and its agent's hour, in the caller's transaction. */
-async function recordUsage(tx: Store, lease: LeaseRecord, usage: UsageIncrement | undefined, at: string): Promise<void> {
-  if (usage === undefined) return;
-  const delta = usageDelta(usage);
-  await tx.leases.addUsage(lease.id, delta);
-  await tx.tasks.addUsage(lease.task_id, delta);
-  await tx.usage.add(lease.agent_id, hourOf(at), delta);
+/**
+ * Adds usage to the agent's hour. Every worker of the agent writes that one row, and holds it until
+ * its transaction commits: callers write it last.
+ */
+async function addAgentUsage(tx: Store, agentId: string, at: string, usage: UsageDelta): Promise<void> {
+  await tx.usage.add(agentId, hourOf(at), usage);
 }
 
 /** Refuses a lease that is no longer `active` (at `at`): 409 `LEASE_LOST`, naming what ended it. */
@@ -157,8 +156,7 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
     if (!task) return undefined;
     const timestamp = nextTimestamp(task.updated_at);
     const worker = workerOf(principal);
-    const number = (await tx.leases.countOfTask(task.id)) + 1;
-    const lease: LeaseRecord = {
+    const draft: Omit<LeaseRecord, 'number'> = {
       id: newId(),
       agent_id: agentId,
       task_id: task.id,
@@ -167,7 +165,6 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
       expires_at: addMs(timestamp, ttlSeconds * 1000),
       created_at: timestamp,
       ended_at: null,
-      number,
       worker_kind: worker.kind,
       worker_id: worker.id,
       outcome: null,
@@ -178,17 +175,17 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
       output_tokens: 0,
       cost_micro_usd: 0,
       model: null,
-      wait_ms: number === 1 ? Math.max(0, Date.parse(timestamp) - Date.parse(task.created_at)) : null,
+      wait_ms: Math.max(0, Date.parse(timestamp) - Date.parse(task.created_at)),
     };
     const running = await tx.tasks.update(
       task.id,
       'queued',
-      { status: 'running', attempts: task.attempts + 1, started_at: timestamp, updated_at: timestamp, lease_id: lease.id, progress: null },
+      { status: 'running', attempts: task.attempts + 1, started_at: timestamp, updated_at: timestamp, lease_id: draft.id, progress: null },
       0,
     );
     // The task row is locked (or, on SQLite, the whole database): nobody else can have moved it.
     if (!running) throw new Error(`task ${task.id} changed under its lock`);
-    await tx.leases.insert(lease);
+    const lease = await tx.leases.insert(draft);
     recordTaskChange(tx, agent, task, running, 'task.leased');
     await followTaskStatus(tx, agent, 'queued', 'running');
     return present(lease, running, timestamp);
@@ -222,17 +219,21 @@ export async function updateLease(queue: WorkQueue, principal: Principal, agentI
     const task = await leasedTask(tx, found);
     const at = now();
     assertActive(found, at);
+    // Usage is added to the attempt in the statement that ends it.
+    const usage = update.usage === undefined ? undefined : usageDelta(update.usage);
     const ended = await tx.leases.updateActive(
       found.id,
       { status: 'completed', ended_at: at, expires_at: at, outcome: update.status, error: update.status === 'failed' ? update.error : null },
       at,
+      usage,
     );
     if (!ended) return lostNow(tx, found, at);
-    await recordUsage(tx, ended, update.usage, at);
+    const used = usage === undefined ? task : ((await tx.tasks.addUsage(task.id, usage)) ?? task);
     const outcome =
       update.status === 'succeeded'
-        ? await settle(tx, agent, task, { status: 'succeeded', result: update.result ?? null }, at, queue)
-        : await settle(tx, agent, task, { status: 'failed', error: update.error, retry: update.retry === true }, at, queue);
+        ? await settle(tx, agent, used, { status: 'succeeded', result: update.result ?? null }, at, queue)
+        : await settle(tx, agent, used, { status: 'failed', error: update.error, retry: update.retry === true }, at, queue);
+    if (usage !== undefined) await addAgentUsage(tx, agentId, at, usage);
     requeued = outcome.status === 'queued';
     return present(ended, outcome, at);
   });
@@ -255,20 +256,22 @@ function heartbeat(
     const at = now();
     assertActive(found, at);
     const ttlSeconds = update.ttl_seconds ?? found.ttl_seconds;
+    const usage = update.usage === undefined ? undefined : usageDelta(update.usage);
     const extended = await tx.leases.updateActive(
       found.id,
       { ttl_seconds: ttlSeconds, expires_at: addMs(at, ttlSeconds * 1000), last_heartbeat_at: at, ...(update.progress === undefined ? {} : { progress: update.progress }) },
       at,
+      usage,
     );
     if (!extended) return lostNow(tx, found, at);
-    await recordUsage(tx, extended, update.usage, at);
-    if (update.usage !== undefined) task = (await tx.tasks.find(agentId, task.id)) ?? task;
+    if (usage !== undefined) task = (await tx.tasks.addUsage(task.id, usage)) ?? task;
     if (update.progress !== undefined) {
       const changed = await tx.tasks.update(task.id, 'running', { progress: update.progress, updated_at: nextTimestamp(task.updated_at) }, 0);
       if (!changed) throw new Error(`task ${task.id} changed under its lock`);
       recordTaskChange(tx, agent, task, changed, 'task.progress');
       task = changed;
     }
+    if (usage !== undefined) await addAgentUsage(tx, agentId, at, usage);
     return present(extended, task, at);
   });
 }
@@ -394,32 +397,27 @@ export async function appendLogs(queue: WorkQueue, principal: Principal, agentId
     await leasedTask(tx, lease);
     const at = now();
     assertActive(lease, at);
-    assertKeepable(lines, at);
-    const rows = lines.map((line) => ({
-      agent_id: agentId,
-      task_id: lease.task_id,
-      lease_id: lease.id,
-      attempt: lease.number,
-      level: line.level,
-      message: line.message,
-      data: line.data ?? null,
-      at: line.at === undefined ? at : new Date(line.at).toISOString(),
-    }));
-    await tx.taskLogs.append(lease.task_id, rows, queue.logLinesPerTask ?? DEFAULT_LOG_LINES_PER_TASK);
+    const kept = keepableLines(lines, at);
+    await tx.taskLogs.append({ agent_id: agentId, task_id: lease.task_id, lease_id: lease.id, attempt: lease.number, lines: kept }, queue.logLinesPerTask ?? DEFAULT_LOG_LINES_PER_TASK);
   });
 }
 
-/** Refuses (400) a batch with a line whose data is too large or whose time is far from the service's clock. */
-function assertKeepable(lines: LogLineCreate[], at: string): void {
+/**
+ * The lines as they are stored (each `data` as JSON text, measured as it is written, each time set),
+ * or 400 for a batch with a line whose data is too large or whose time is far from the service's clock.
+ */
+function keepableLines(lines: LogLineCreate[], at: string): LogBatch['lines'] {
   const clock = Date.parse(at);
-  const problems = lines.flatMap((line, index) => {
-    const found: Array<{ field: string; in: 'body'; message: string }> = [];
-    if (line.data !== undefined && jsonBytes(line.data) > LOG_DATA_MAX_BYTES) found.push({ field: `lines/${index}/data`, in: 'body', message: `must be at most ${LOG_DATA_MAX_BYTES} bytes as JSON` });
-    const stamped = line.at === undefined ? undefined : Date.parse(line.at);
-    if (stamped !== undefined && (stamped < clock - LOG_PAST_MS || stamped > clock + LOG_FUTURE_MS)) {
-      found.push({ field: `lines/${index}/at`, in: 'body', message: 'must be within the last day (and at most a minute ahead)' });
+  const problems: Array<{ field: string; in: 'body'; message: string }> = [];
+  const kept = lines.map((line, index) => {
+    const data = line.data === undefined || line.data === null ? null : JSON.stringify(line.data);
+    if (data !== null && Buffer.byteLength(data, 'utf8') > LOG_DATA_MAX_BYTES) problems.push({ field: `lines/${index}/data`, in: 'body', message: `must be at most ${LOG_DATA_MAX_BYTES} bytes as JSON` });
+    const stamped = line.at === undefined ? clock : Date.parse(line.at);
+    if (stamped < clock - LOG_PAST_MS || stamped > clock + LOG_FUTURE_MS) {
+      problems.push({ field: `lines/${index}/at`, in: 'body', message: 'must be within the last day (and at most a minute ahead)' });
     }
-    return found;
+    return { level: line.level, message: line.message, data, at: line.at === undefined ? at : new Date(stamped).toISOString() };
   });
   if (problems.length > 0) throw invalidValue('Some log lines cannot be kept', problems);
+  return kept;
 }

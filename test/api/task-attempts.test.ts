@@ -238,6 +238,12 @@ describeEachDatabase(
         }
         const lines = await store.taskLogs.list(task.id, { after: '0', limit: 100 });
         expect(lines.map((line) => line.message)).toEqual(['line 4', 'line 5', 'line 6', 'line 7', 'line 8']);
+        // The task counts what it keeps: the next append knows at once what to trim.
+        expect(Number((await get().database.db('tasks').where({ id: task.id }).first('log_lines')).log_lines)).toBe(5);
+        // A batch larger than the bound keeps its own newest lines, in order.
+        await appendLogs(bounded, principal, agent.id, lease.id, Array.from({ length: 7 }, (_, i) => ({ level: 'warn' as const, message: `big ${i}` })));
+        const after = await store.taskLogs.list(task.id, { after: '0', limit: 100 });
+        expect(after.map((line) => line.message)).toEqual(['big 2', 'big 3', 'big 4', 'big 5', 'big 6']);
       });
 
       it('when a stream follows a task on another instance, then lines appended elsewhere arrive live, and Last-Event-ID resumes', async () => {

@@ -20,6 +20,21 @@ async function kept(db: Knex): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((row) => [`${row.agent_id}/${row.status}`, Number(row.n)]));
 }
 
+/** A table's foreign keys as `column → table (on delete)`, sorted. */
+async function foreignKeysOf(db: Knex, kind: DatabaseKind, table: string): Promise<string[]> {
+  if (kind === 'sqlite') {
+    const rows = (await db.raw(`pragma foreign_key_list(${table})`)) as Array<{ from: string; table: string; on_delete: string }>;
+    return rows.map((row) => `${row.from} → ${row.table} (${row.on_delete})`).sort();
+  }
+  const result = await db.raw(
+    `select a.attname as column, c.confrelid::regclass::text as target, c.confdeltype as action
+     from pg_constraint c join pg_attribute a on a.attrelid = c.conrelid and a.attnum = any (c.conkey)
+     where c.conrelid = ?::regclass and c.contype = 'f'`,
+    [table],
+  );
+  return (result.rows as Array<{ column: string; target: string; action: string }>).map((row) => `${row.column} → ${row.target} (${row.action === 'c' ? 'CASCADE' : row.action})`).sort();
+}
+
 async function atMigration011(kind: DatabaseKind): Promise<{ db: Knex; close: () => Promise<void> }> {
   const scratch = await openScratchDatabase(kind, 'stats-figures');
   for (let step = 0; step < 11; step++) await scratch.db.migrate.up({ migrationSource });
@@ -43,7 +58,7 @@ async function atMigration011(kind: DatabaseKind): Promise<{ db: Knex; close: ()
 
 for (const kind of DATABASE_KINDS) {
   (kind === 'pg' && process.env.TEST_PG_AVAILABLE === '0' ? describe.skip : describe)(`migration 012-stats-figures [${kind}]`, () => {
-    it('when a database with tasks migrates, then every agent is counted by status as its tasks are, and first leases carry their wait', async () => {
+    it('when a database with tasks migrates, then every agent is counted by status as its tasks are, and leases carry their wait', async () => {
       const { db, close } = await atMigration011(kind);
       try {
         await db.migrate.latest({ migrationSource });
@@ -52,7 +67,7 @@ for (const kind of DATABASE_KINDS) {
         const waits = await db('leases').select('id', 'wait_ms').orderBy('id');
         expect(waits.map((row) => [row.id, row.wait_ms === null ? null : Number(row.wait_ms)])).toEqual([
           [id(40), 4000],
-          [id(41), null],
+          [id(41), 6000],
           [id(42), 0],
         ]);
         // What the repository answers for the agents' reads.
@@ -109,12 +124,48 @@ for (const kind of DATABASE_KINDS) {
       const { db, close } = await atMigration011(kind);
       try {
         await db.migrate.latest({ migrationSource });
+        // Back to 011: 013, then 012.
+        await db.migrate.down({ migrationSource });
         await db.migrate.down({ migrationSource });
         expect(await db.schema.hasTable('agent_task_counts')).toBe(false);
         expect(await db.schema.hasColumn('leases', 'wait_ms')).toBe(false);
         await db('tasks').where({ id: id(10) }).update({ status: 'running' });
         await db('tasks').where({ id: id(11) }).delete();
         expect((await recount(db))[`${id(2)}/running`]).toBe(2);
+      } finally {
+        await close();
+      }
+    });
+  });
+
+  (kind === 'pg' && process.env.TEST_PG_AVAILABLE === '0' ? describe.skip : describe)(`migration 013-lighter-writes [${kind}]`, () => {
+    it('when tasks have log lines, then each counts its lines, and a rollback gives the lines back their key to the agent', async () => {
+      const { db, close } = await atMigration011(kind);
+      try {
+        await db.migrate.up({ migrationSource });
+        const line = (n: number, taskN: number) => ({ agent_id: id(2), task_id: id(taskN), lease_id: id(40), attempt: 1, level: 'info', message: `line ${n}`, data: null, at: at(n) });
+        await db('task_logs').insert([line(1, 13), line(2, 13), line(3, 13), line(4, 14)]);
+        await db.migrate.up({ migrationSource });
+        const counted = await db('tasks').select('id', 'log_lines').whereIn('id', [id(13), id(14), id(15)]).orderBy('id');
+        expect(counted.map((row) => [row.id, Number(row.log_lines)])).toEqual([
+          [id(13), 3],
+          [id(14), 1],
+          [id(15), 0],
+        ]);
+        expect(await db('task_logs').count({ n: '*' }).first()).toEqual({ n: kind === 'pg' ? '4' : 4 });
+        // A line's agent is no longer a key (its task's is); its task still is, and still cascades.
+        expect(await foreignKeysOf(db, kind, 'task_logs')).toEqual(['task_id → tasks (CASCADE)']);
+        await db('task_logs').insert({ ...line(5, 13), agent_id: id(98) });
+        // The rollback gives the key back, and drops the line it would refuse.
+        await db.migrate.down({ migrationSource });
+        expect(await db.schema.hasColumn('tasks', 'log_lines')).toBe(false);
+        expect(await db('task_logs').where({ agent_id: id(98) })).toEqual([]);
+        expect(await foreignKeysOf(db, kind, 'task_logs')).toEqual(['agent_id → agents (CASCADE)', 'task_id → tasks (CASCADE)']);
+        // Nothing else went with the rollback: the lines, the leases, and the counters' triggers.
+        expect(await db('task_logs').count({ n: '*' }).first()).toEqual({ n: kind === 'pg' ? '4' : 4 });
+        expect(await db('leases').count({ n: '*' }).first()).toEqual({ n: kind === 'pg' ? '3' : 3 });
+        await db('tasks').where({ id: id(10) }).update({ status: 'running' });
+        expect(await kept(db)).toEqual(await recount(db));
       } finally {
         await close();
       }

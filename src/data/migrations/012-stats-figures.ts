@@ -8,12 +8,12 @@ import type { Knex } from 'knex';
  *   it). Every such write already holds its agent's row lock, which keeps an agent's counters
  *   from being taken in two orders at once; the PostgreSQL trigger takes the two rows of a move
  *   in one fixed order all the same.
- * - `leases.wait_ms`: a task's wait from its creation to its first lease, written by the claim,
- *   read through a partial index of first leases.
+ * - `leases.wait_ms`: how long after its task's creation a lease began (for a first lease, the
+ *   task's wait), written by the claim, read through a partial index of first leases.
  * - on PostgreSQL, the index of ended leases carries their outcome and start, so that outcomes and
  *   run times are read from the index alone.
  *
- * Existing tasks are counted and existing first leases given their wait.
+ * Existing tasks are counted and existing leases given their wait.
  */
 export async function up(db: Knex): Promise<void> {
   const postgres = db.client.dialect === 'postgresql';
@@ -68,7 +68,7 @@ export async function up(db: Knex): Promise<void> {
     ? 'round(extract(epoch from (leases.created_at - tasks.created_at)) * 1000)'
     : 'cast(round((julianday(leases.created_at) - julianday(tasks.created_at)) * 86400000.0) as integer)';
   const atLeastZero = postgres ? 'greatest' : 'max';
-  await db.raw(`update leases set wait_ms = (select ${atLeastZero}(0, ${waitMs}) from tasks where tasks.id = leases.task_id) where number = 1`);
+  await db.raw(`update leases set wait_ms = (select ${atLeastZero}(0, ${waitMs}) from tasks where tasks.id = leases.task_id)`);
   if (postgres) {
     await db.raw('create index leases_agent_first_wait on leases (agent_id, created_at) include (wait_ms) where number = 1');
     await db.raw('drop index leases_agent_ended');
@@ -85,9 +85,8 @@ export async function down(db: Knex): Promise<void> {
     await db.raw('drop index leases_agent_ended');
     await db.raw('create index leases_agent_ended on leases (agent_id, ended_at)');
   }
-  await db.schema.alterTable('leases', (table) => {
-    table.dropColumn('wait_ms');
-  });
+  // Not knex's dropColumn, which rebuilds the table on SQLite.
+  await db.raw('alter table leases drop column wait_ms');
   if (postgres) {
     await db.raw('drop trigger tasks_counted on tasks');
     await db.raw('drop trigger tasks_counted_move on tasks');

@@ -11,6 +11,7 @@ import * as webhooks from './009-webhooks';
 import * as idempotencyKeys from './010-idempotency-keys';
 import * as attemptsLogsUsage from './011-attempts-logs-usage';
 import * as statsFigures from './012-stats-figures';
+import * as lighterWrites from './013-lighter-writes';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -28,6 +29,7 @@ const migrations: Array<[string, Migration]> = [
   ['010-idempotency-keys', idempotencyKeys],
   ['011-attempts-logs-usage', attemptsLogsUsage],
   ['012-stats-figures', statsFigures],
+  ['013-lighter-writes', lighterWrites],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
