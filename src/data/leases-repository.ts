@@ -5,15 +5,6 @@ import type { LeaseRecord, UsageDelta } from './records';
 import { usageColumns } from './usage-repository';
 import { toJsonColumn, type RowMapper } from './row-mapper';
 
-/** Every way an attempt can end, as the outcome column holds it. */
-const ATTEMPT_OUTCOMES = Object.keys({
-  succeeded: true,
-  failed: true,
-  released: true,
-  expired: true,
-  cancelled: true,
-} satisfies Record<NonNullable<LeaseRecord['outcome']>, true>);
-
 export type LeaseChanges = Partial<
   Pick<LeaseRecord, 'status' | 'ttl_seconds' | 'expires_at' | 'ended_at' | 'outcome' | 'error' | 'last_heartbeat_at' | 'progress'>
 >;
@@ -21,26 +12,23 @@ export type LeaseChanges = Partial<
 /** A lease with the title of its task, for a view of the agent's workers. */
 export type WorkerLeaseRecord = LeaseRecord & { task_title: string };
 
-/** The 50th and 95th percentiles of a duration in seconds; null when nothing was measured. */
-export interface Percentiles {
-  p50: number | null;
-  p95: number | null;
+/** A span of time: from `from` (inclusive) to `to` (exclusive), or on from `from`. */
+export interface TimeRange {
+  from: string;
+  to?: string;
 }
 
-/** An agent's attempts over a window: how they ended, how long tasks waited and ran. */
-export interface AttemptFigures {
-  /** Task creation to its first lease, for first leases made since the window's start. */
-  wait: Percentiles;
-  /** Lease to outcome, for attempts a worker ended (succeeded or failed) since the window's start. */
-  run: Percentiles;
-  /** Attempts that ended since the window's start, by outcome. */
-  outcomes: Partial<Record<NonNullable<LeaseRecord['outcome']>, number>>;
+/** A first lease's wait: when it was made (epoch ms) and how long its task had waited (s). */
+export interface WaitRow {
+  atMs: number;
+  seconds: number;
 }
 
-/** The nearest-rank percentile of ascending values (what PostgreSQL's percentile_disc answers). */
-export function percentileOf(sorted: readonly number[], fraction: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)] ?? null;
+/** An ended attempt: when it ended (epoch ms), how, and how long it had run (s). */
+export interface EndRow {
+  atMs: number;
+  outcome: NonNullable<LeaseRecord['outcome']>;
+  seconds: number;
 }
 
 export interface LeasesRepository {
@@ -65,7 +53,10 @@ export interface LeasesRepository {
   /** The agent's leases made since `since` or still active, with their tasks' titles. */
   recentOf(agentId: string, since: string): Promise<WorkerLeaseRecord[]>;
   /** An agent's attempts over the window from `since`: PostgreSQL computes the percentiles, SQLite's rows are few enough to sort here. */
-  figuresOf(agentId: string, since: string): Promise<AttemptFigures>;
+  /** The agent's first leases made in the ranges, with their tasks' waits (index-only on PostgreSQL). */
+  waitsIn(agentId: string, ranges: TimeRange[]): Promise<WaitRow[]>;
+  /** The agent's attempts that ended in the ranges (index-only on PostgreSQL). */
+  endsIn(agentId: string, ranges: TimeRange[]): Promise<EndRow[]>;
 }
 
 const COLUMNS = Object.keys({
@@ -92,6 +83,21 @@ const COLUMNS = Object.keys({
 } satisfies Record<keyof LeaseRecord, true>);
 
 const toColumns = (changes: LeaseChanges): Record<string, unknown> => ('progress' in changes ? { ...changes, progress: toJsonColumn(changes.progress) } : { ...changes });
+
+/** Rows whose `column` falls in any of the ranges. */
+function inRanges(query: Knex.QueryBuilder, column: string, ranges: TimeRange[]): Knex.QueryBuilder {
+  return query.where((any) => {
+    for (const range of ranges) {
+      any.orWhere((one) => {
+        one.where(column, '>=', range.from);
+        if (range.to !== undefined) one.andWhere(column, '<', range.to);
+      });
+    }
+  });
+}
+
+/** A timestamp as PostgreSQL (a Date) or SQLite (ISO text) answers it, in epoch milliseconds. */
+const epochMs = (value: unknown): number => (value instanceof Date ? value.getTime() : Date.parse(String(value)));
 
 export function createLeasesRepository(db: Executor, mapper: RowMapper, postgres: boolean): LeasesRepository {
   return {
@@ -135,39 +141,18 @@ export function createLeasesRepository(db: Executor, mapper: RowMapper, postgres
         .andWhere((where) => where.where('leases.created_at', '>=', since).orWhere('leases.status', 'active').orWhere('leases.ended_at', '>=', since));
       return rows.map((row: Record<string, unknown>) => ({ ...mapper.toLease(row), task_title: String(row.task_title) }));
     },
-    async figuresOf(agentId, since) {
-      // First leases carry their task's wait (a partial index); ended ones their outcome and start (on
-      // PostgreSQL, in the index): neither read touches the tasks.
-      const waits = db('leases').where({ agent_id: agentId }).whereRaw('number = 1').andWhere('created_at', '>=', since).whereNotNull('wait_ms');
-      const ended = db('leases').where({ agent_id: agentId }).andWhere('ended_at', '>=', since).whereNotNull('outcome');
-      const byOutcome = (rows: Array<{ outcome: unknown; n: unknown }>): AttemptFigures['outcomes'] =>
-        Object.fromEntries(rows.map((row) => [String(row.outcome), Number(row.n)]));
-      if (postgres) {
-        // One sort serves both percentiles; the run time as a double (extract's numeric sorts slowly).
-        const percentiles = (value: string, filter = '') => `percentile_disc(array[0.5, 0.95]) within group (order by ${value})${filter} as p`;
-        const counted = ATTEMPT_OUTCOMES.map((outcome) => `count(*) filter (where outcome = '${outcome}') as "${outcome}"`).join(', ');
-        const [wait, run] = (await Promise.all([
-          waits.clone().first(db.raw(percentiles('wait_ms'))),
-          ended.clone().first(db.raw(`${counted}, ${percentiles("date_part('epoch', ended_at - created_at)", " filter (where outcome in ('succeeded', 'failed'))")}`)),
-        ])) as Array<Record<string, unknown> | undefined>;
-        const figures = (value: unknown, scale: number): Percentiles => {
-          const [p50, p95] = Array.isArray(value) ? value.map((figure) => (figure === null ? null : Math.max(0, Number(figure) / scale))) : [];
-          return { p50: p50 ?? null, p95: p95 ?? null };
-        };
-        const outcomes = byOutcome(ATTEMPT_OUTCOMES.map((outcome) => ({ outcome, n: run?.[outcome] ?? 0 })).filter((row) => Number(row.n) > 0));
-        return { wait: figures(wait?.p, 1000), run: figures(run?.p, 1), outcomes };
-      }
+    async waitsIn(agentId, ranges) {
+      // `number = 1` in the text, not bound: only then can SQLite use the partial index of first leases.
+      const query = db('leases').select('created_at', 'wait_ms').where({ agent_id: agentId }).whereRaw('number = 1').whereNotNull('wait_ms');
+      const rows = (await inRanges(query, 'created_at', ranges)) as Array<{ created_at: unknown; wait_ms: unknown }>;
+      return rows.map((row) => ({ atMs: epochMs(row.created_at), seconds: Math.max(0, Number(row.wait_ms)) / 1000 }));
+    },
+    async endsIn(agentId, ranges) {
       // SQLite keeps timestamps as ISO text.
-      const outcomes = byOutcome(await ended.clone().select('outcome').count({ n: '*' }).groupBy('outcome'));
-      const sorted = async (query: Knex.QueryBuilder, value: string) =>
-        ((await query.select(db.raw(`${value} as value`)).orderBy('value')) as Array<{ value: unknown }>).map((row) => Math.max(0, Number(row.value)));
-      const waitSeconds = (await sorted(waits.clone(), 'wait_ms')).map((ms) => ms / 1000);
-      const runs = await sorted(ended.clone().whereIn('outcome', ['succeeded', 'failed']), '((julianday(ended_at) - julianday(created_at)) * 86400.0)');
-      return {
-        wait: { p50: percentileOf(waitSeconds, 0.5), p95: percentileOf(waitSeconds, 0.95) },
-        run: { p50: percentileOf(runs, 0.5), p95: percentileOf(runs, 0.95) },
-        outcomes,
-      };
+      const seconds = postgres ? "date_part('epoch', ended_at - created_at)" : '((julianday(ended_at) - julianday(created_at)) * 86400.0)';
+      const query = db('leases').select('ended_at', 'outcome', db.raw(`${seconds} as seconds`)).where({ agent_id: agentId }).whereNotNull('outcome');
+      const rows = (await inRanges(query, 'ended_at', ranges)) as Array<{ ended_at: unknown; outcome: unknown; seconds: unknown }>;
+      return rows.map((row) => ({ atMs: epochMs(row.ended_at), outcome: row.outcome as EndRow['outcome'], seconds: Math.max(0, Number(row.seconds)) }));
     },
   };
 }

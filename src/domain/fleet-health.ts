@@ -6,6 +6,7 @@ import { agentNotFound, invalidCursor, invalidValue, taskNotFound } from '../err
 import type { AgentStats, AgentUsage, Attempt, LogLevel, LogLine, Worker, WorkerKind } from '../model';
 import { assertReaches, ownerScope, type Principal } from './access';
 import { countTasks } from './agents';
+import { createFiguresCache, readAttemptFigures, type FiguresCache } from './attempt-figures';
 
 /** What a worker's attempts and health are read for: the agent, when the principal may see it. */
 async function reachableAgent(store: Store, principal: Principal, agentId: string) {
@@ -150,15 +151,20 @@ export async function listWorkers(store: Store, principal: Principal, agentId: s
 const WINDOWS = { '1h': HOUR, '24h': 24 * HOUR } as const;
 
 /** The agent's queue now and its attempts over the window. */
-export async function getAgentStats(store: Store, cache: SeriesCache, principal: Principal, agentId: string, window: keyof typeof WINDOWS): Promise<AgentStats> {
+export async function getAgentStats(store: Store, cache: StatsCache, principal: Principal, agentId: string, window: keyof typeof WINDOWS): Promise<AgentStats> {
   const agent = await reachableAgent(store, principal, agentId);
   const at = now();
   const since = new Date(Date.parse(at) - WINDOWS[window]).toISOString();
   // Independent reads: on PostgreSQL they run side by side on the pool's connections.
-  const [counted, scheduled, figures] = await Promise.all([countTasks(store, [agent]), store.tasks.countWaiting(agent.id, at), store.leases.figuresOf(agent.id, since)]);
+  const [counted, scheduled, figures, buckets] = await Promise.all([
+    countTasks(store, [agent]),
+    store.tasks.countWaiting(agent.id, at),
+    readAttemptFigures(store, cache.figures, `${window}:${agent.id}`, agent.id, { since: Date.parse(since), at: Date.parse(at), ms: BUCKETS[window].ms, settleMs: SERIES_SETTLE_MS }),
+    countBuckets(store, cache.series, agent.id, window, Date.parse(at)),
+  ]);
   const tasks = counted.get(agent.id);
   if (!tasks) throw agentNotFound();
-  const series = await seriesOf(store, cache, agent.id, window, Date.parse(at), tasks.queued);
+  const series = seriesOf(buckets, tasks.queued);
   const succeeded = figures.outcomes.succeeded ?? 0;
   const failed = (figures.outcomes.failed ?? 0) + (figures.outcomes.expired ?? 0);
   return {
@@ -207,6 +213,16 @@ export function createSeriesCache(limit = SERIES_CACHE_LIMIT): SeriesCache {
   return { entries: new Map(), limit };
 }
 
+/** What an instance keeps of settled buckets for the stats it is asked: the series' counts and the attempts' figures. */
+export interface StatsCache {
+  series: SeriesCache;
+  figures: FiguresCache;
+}
+
+export function createStatsCache(): StatsCache {
+  return { series: createSeriesCache(), figures: createFiguresCache() };
+}
+
 /** Whether a counted task event took a task into the queue (+1), out of it (-1), or neither (0). */
 function queueMove(event: { type: string; status: string | null; previous: string | null }): number {
   if (event.type === 'task.created' || event.type === 'task.requeued') return 1;
@@ -218,12 +234,20 @@ function queueMove(event: { type: string; status: string | null; previous: strin
   return 0;
 }
 
+/** The window's buckets, numbered from the epoch, with what each counted. */
+interface CountedBuckets {
+  first: number;
+  end: number;
+  ms: number;
+  counts: Map<number, BucketCounts>;
+}
+
 /**
- * The window in equal buckets: tasks created and finished in each, and the queue's depth at each
- * bucket's end, walked back from the depth now through what entered and left the queue since.
- * Buckets are numbered from the epoch; those that ended are read from the cache when it has them.
+ * The window cut into equal buckets with the task events each counted. Buckets that ended are
+ * read from the cache when it has them; the rest from the event log, and those of them that have
+ * ended are kept.
  */
-async function seriesOf(store: Store, cache: SeriesCache, agentId: string, window: keyof typeof WINDOWS, at: number, queuedNow: number): Promise<AgentStats['series']> {
+async function countBuckets(store: Store, cache: SeriesCache, agentId: string, window: keyof typeof WINDOWS, at: number): Promise<CountedBuckets> {
   const { count, ms } = BUCKETS[window];
   const end = Math.floor(at / ms) + 1;
   const first = end - count;
@@ -248,6 +272,14 @@ async function seriesOf(store: Store, cache: SeriesCache, agentId: string, windo
     if (cache.entries.size <= cache.limit) break;
     cache.entries.delete(oldest);
   }
+  return { first, end, ms, counts };
+}
+
+/**
+ * The buckets as the stats show them: tasks created and finished in each, and the queue's depth at
+ * each bucket's end, walked back from the depth now through what entered and left the queue since.
+ */
+function seriesOf({ first, end, ms, counts }: CountedBuckets, queuedNow: number): AgentStats['series'] {
   const series: AgentStats['series'] = [];
   let depth = queuedNow;
   for (let bucket = end - 1; bucket >= first; bucket -= 1) {

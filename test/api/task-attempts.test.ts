@@ -3,7 +3,7 @@ import { buildApp } from '../../src/app';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createStore } from '../../src/data/store';
-import { createSeriesCache, getAgentStats } from '../../src/domain/fleet-health';
+import { createStatsCache, getAgentStats } from '../../src/domain/fleet-health';
 import { appendLogs, sweepExpiredLeases, type WorkQueue } from '../../src/domain/leases';
 import { createTaskWakeups } from '../../src/domain/task-wakeups';
 import { createLogger } from '../../src/logger';
@@ -386,7 +386,7 @@ describeEachDatabase(
         expect(createdIn(cached, twoHoursAgo)).toBe(0);
         expect(createdIn(cached, Date.now())).toBe(2);
         // An instance that had not read it yet counts it.
-        const fresh = await getAgentStats(createStore(get().database.db), createSeriesCache(), { kind: 'service', keyNumber: 1 }, agent.id, '24h');
+        const fresh = await getAgentStats(createStore(get().database.db), createStatsCache(), { kind: 'service', keyNumber: 1 }, agent.id, '24h');
         expect(createdIn(fresh.series, twoHoursAgo)).toBe(1);
         expect(fresh.series.map((bucket) => bucket.created)).toEqual(cached.map((bucket) => bucket.created + (bucket === cached.find((b) => createdIn([b], twoHoursAgo) !== undefined) ? 1 : 0)));
       });

@@ -17,7 +17,7 @@ export function fleetHealthHandlers(
   logStreams: Omit<LogStreamSettings, 'draining'> & { draining: () => boolean },
   stillAuthenticated: (req: Pick<Request, 'get' | 'headers' | 'method'>) => Promise<boolean>,
 ): Pick<OperationHandlers, 'listTaskAttempts' | 'listTaskLogs' | 'listAgentWorkers' | 'getAgentStats' | 'getAgentUsage'> {
-  const seriesCache = health.createSeriesCache();
+  const statsCache = health.createStatsCache();
   const listTaskAttempts: Handler<'listTaskAttempts'> = async (req, res) => {
     const { agent_id: agentId, task_id: taskId } = req.params;
     const page = await health.listAttempts(store, principalOf(req), agentId, taskId, req.query.cursor, Math.min(req.query.limit ?? 20, MAX_PAGE));
@@ -39,7 +39,7 @@ export function fleetHealthHandlers(
     res.set('Cache-Control', PRIVATE).json({ data: page.items, meta: { nextCursor: page.nextCursor, hasMore: page.hasMore } });
   };
   const getAgentStats: Handler<'getAgentStats'> = async (req, res) => {
-    res.set('Cache-Control', PRIVATE).json(envelope(await health.getAgentStats(store, seriesCache, principalOf(req), req.params.agent_id, req.query.window ?? '1h')));
+    res.set('Cache-Control', PRIVATE).json(envelope(await health.getAgentStats(store, statsCache, principalOf(req), req.params.agent_id, req.query.window ?? '1h')));
   };
   const getAgentUsage: Handler<'getAgentUsage'> = async (req, res) => {
     res.set('Cache-Control', PRIVATE).json(envelope(await health.getAgentUsage(store, principalOf(req), req.params.agent_id, req.query)));
