@@ -60,6 +60,8 @@ export interface QueryTiming {
 export interface WindowFigures {
   window: StatsWindow;
   httpMs: number[];
+  /** The first read over HTTP, before the instance kept anything of the window. */
+  firstHttpMs: number;
   inProcessMs: number[];
   queries: QueryTiming[];
   /** The answer's size, to say what was read. */
@@ -309,7 +311,7 @@ async function measureInProcess(build: Build, db: Knex, recorder: ReturnType<typ
   };
 }
 
-async function measureHttp(port: number, apiKey: string, agentId: string, window: StatsWindow, runs: number): Promise<number[]> {
+async function measureHttp(port: number, apiKey: string, agentId: string, window: StatsWindow, runs: number): Promise<{ first: number; times: number[] }> {
   const read = async () => {
     const started = performance.now();
     const res = await fetch(`http://127.0.0.1:${port}/api/v1/agents/${agentId}/stats?window=${window}`, { headers: { 'x-api-key': apiKey } });
@@ -317,10 +319,11 @@ async function measureHttp(port: number, apiKey: string, agentId: string, window
     if (res.status !== 200) throw new Error(`GET stats?window=${window} answered ${res.status}: ${body.slice(0, 500)}`);
     return performance.now() - started;
   };
-  for (let n = 0; n < WARM_UP_RUNS; n++) await read();
+  const first = await read();
+  for (let n = 1; n < WARM_UP_RUNS; n++) await read();
   const times: number[] = [];
   for (let n = 0; n < runs; n++) times.push(await read());
-  return times;
+  return { first, times };
 }
 
 /** `root`: the build to measure (this checkout's, or a revision's from buildBaseline), its dist/ built. */
@@ -347,11 +350,11 @@ export async function runStatsSuite(options: StatsOptions, benchDir: string, roo
       const windows: WindowFigures[] = [];
       try {
         for (const window of WINDOWS) {
-          const httpMs = await measureHttp(app.port, apiKey, agentId, window, options.runs);
+          const { first: firstHttpMs, times: httpMs } = await measureHttp(app.port, apiKey, agentId, window, options.runs);
           const inProcess = await measureInProcess(build, db, recorder, agentId, window, options.runs);
-          windows.push({ window, httpMs, inProcessMs: inProcess.times, queries: inProcess.queries, sample: inProcess.sample });
+          windows.push({ window, httpMs, firstHttpMs, inProcessMs: inProcess.times, queries: inProcess.queries, sample: inProcess.sample });
           console.log(
-            `bench: stats ${label}: window=${window} over HTTP median ${quantile(httpMs, 0.5).toFixed(1)} ms, p95 ${quantile(httpMs, 0.95).toFixed(1)} ms; in process median ${quantile(inProcess.times, 0.5).toFixed(1)} ms; ${inProcess.queries.map((q) => `${q.perRead}× ${q.medianMs.toFixed(1)} ms`).join(', ')}`,
+            `bench: stats ${label}: window=${window} first read over HTTP ${firstHttpMs.toFixed(1)} ms; then over HTTP median ${quantile(httpMs, 0.5).toFixed(1)} ms, p95 ${quantile(httpMs, 0.95).toFixed(1)} ms; in process median ${quantile(inProcess.times, 0.5).toFixed(1)} ms; ${inProcess.queries.map((q) => `${q.perRead}× ${q.medianMs.toFixed(1)} ms`).join(', ')}`,
           );
         }
       } finally {
@@ -393,12 +396,12 @@ export function renderStats(report: StatsReport, options: StatsOptions): string 
   ];
   const verdicts: string[] = [];
   for (const phase of report.phases) {
-    lines.push(`### ${phase.label}`, '', '| Window | HTTP median (ms) | HTTP p95 | In process median | In process p95 | Target < 50 ms (HTTP p95) | Read |', '|---|---:|---:|---:|---:|---|---|');
+    lines.push(`### ${phase.label}`, '', '| Window | First read over HTTP (ms) | HTTP median | HTTP p95 | In process median | In process p95 | Target < 50 ms (HTTP p95) | Read |', '|---|---:|---:|---:|---:|---:|---|---|');
     for (const w of phase.windows) {
       const p95 = quantile(w.httpMs, 0.95);
       const met = p95 < STATS_TARGET_MS;
       lines.push(
-        `| ${w.window} | ${fixed(quantile(w.httpMs, 0.5), 1)} | ${fixed(p95, 1)} | ${fixed(quantile(w.inProcessMs, 0.5), 1)} | ${fixed(quantile(w.inProcessMs, 0.95), 1)} | ${met ? 'met' : '**missed**'} | ${Object.entries(w.sample.tasks).map(([status, n]) => `${status} ${n}`).join(', ')}; ${w.sample.succeeded} succeeded, ${w.sample.failed} failed in the window; ${w.sample.series} buckets |`,
+        `| ${w.window} | ${fixed(w.firstHttpMs, 1)} | ${fixed(quantile(w.httpMs, 0.5), 1)} | ${fixed(p95, 1)} | ${fixed(quantile(w.inProcessMs, 0.5), 1)} | ${fixed(quantile(w.inProcessMs, 0.95), 1)} | ${met ? 'met' : '**missed**'} | ${Object.entries(w.sample.tasks).map(([status, n]) => `${status} ${n}`).join(', ')}; ${w.sample.succeeded} succeeded, ${w.sample.failed} failed in the window; ${w.sample.series} buckets |`,
       );
       verdicts.push(`- **${met ? 'met' : 'missed'}** (${phase.label}): window=${w.window}, a stats read under ${STATS_TARGET_MS} ms: HTTP median ${fixed(quantile(w.httpMs, 0.5), 1)} ms, p95 ${fixed(p95, 1)} ms`);
     }
