@@ -120,6 +120,11 @@ async function seed(db: Knex, agents: Array<{ id: string; tasks: number }>, opti
     // The load skips the foreign keys' triggers (the rows are made consistent here) and the secondary indexes, made again after.
     await trx.raw('set local session_replication_role = replica');
     await trx.raw('select setseed(0.42)');
+    // What the service keeps with its writes (in a build that keeps them), written with the rows.
+    const has = async (sql: string) => ((await trx.raw(sql)).rows as unknown[]).length > 0;
+    const waitColumn = (await has(`select 1 from information_schema.columns where table_schema = current_schema() and table_name = 'leases' and column_name = 'wait_ms'`))
+      ? { name: ', wait_ms', value: ', greatest(0, round(extract(epoch from (start - c)) * 1000))' }
+      : { name: '', value: '' };
     const indexes = (await trx.raw(`select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename in ('tasks', 'leases', 'events') and indexname not like '%_pkey'`)).rows as Array<{ indexname: string; indexdef: string }>;
     for (const { indexname } of indexes) await trx.raw(`drop index ${indexname}`);
     for (const agent of agents) {
@@ -153,7 +158,7 @@ async function seed(db: Knex, agents: Array<{ id: string; tasks: number }>, opti
       from t`);
     await trx.raw(`
       create temp table seed_leases on commit drop as
-      select s.agent_id, s.tid, s.i, s.h, s.status as task_status, s.k, s.r, j, s.att,
+      select s.agent_id, s.tid, s.i, s.h, s.status as task_status, s.k, s.r, j, s.att, s.c,
              l.start, case when s.status = 'running' and j = s.att then null else l.start + make_interval(secs => s.k * s.r) end as ended,
              ${uuidV7('l.start', "md5(s.h || ':' || j)")} as lid,
              case when s.status = 'running' and j = s.att then null
@@ -181,11 +186,11 @@ async function seed(db: Knex, agents: Array<{ id: string; tasks: number }>, opti
       order by s.c`);
     await trx.raw(`
       insert into leases (id, agent_id, task_id, status, ttl_seconds, expires_at, created_at, ended_at, number, worker_kind, worker_id, outcome, error,
-                          last_heartbeat_at, progress, input_tokens, output_tokens, cost_micro_usd, model)
+                          last_heartbeat_at, progress, input_tokens, output_tokens, cost_micro_usd, model${waitColumn.name})
       select lid, agent_id, tid, case when outcome is null then 'active' when outcome = 'expired' then 'expired' else 'completed' end, case when outcome is null then 3600 else 60 end,
              coalesce(ended, ${at} + interval '1 hour'), start, ended, j, 'agent_key', 'key-' || (i % 8), outcome,
              case outcome when 'failed' then 'the worker gave up' when 'expired' then 'lease expired' end,
-             start + make_interval(secs => k * r / 2), jsonb_build_object('percent', 50), 1200, 350, 4215, 'bench-model-1'
+             start + make_interval(secs => k * r / 2), jsonb_build_object('percent', 50), 1200, 350, 4215, 'bench-model-1'${waitColumn.value}
       from seed_leases order by start`);
     await trx.raw(`
       insert into events (type, occurred_at, agent_id, owner_id, task_id, data)
@@ -216,11 +221,7 @@ async function seed(db: Knex, agents: Array<{ id: string; tasks: number }>, opti
         from seed_tasks where status = 'cancelled' and c + make_interval(secs => k * w) >= ${since}
       ) e order by occurred_at`);
     for (const { indexdef } of indexes) await trx.raw(indexdef);
-    // What the service keeps with its writes (in a build that keeps them), made as its migration makes them.
-    const has = async (sql: string) => ((await trx.raw(sql)).rows as unknown[]).length > 0;
-    if (await has(`select 1 from information_schema.columns where table_schema = current_schema() and table_name = 'leases' and column_name = 'wait_ms'`)) {
-      await trx.raw(`update leases set wait_ms = greatest(0, round(extract(epoch from (leases.created_at - tasks.created_at)) * 1000)) from tasks where tasks.id = leases.task_id and leases.number = 1`);
-    }
+    // Its task counters, made as its migration makes them.
     if (await has(`select 1 from information_schema.tables where table_schema = current_schema() and table_name = 'agent_task_counts'`)) {
       await trx.raw('insert into agent_task_counts (agent_id, status, n) select agent_id, status, count(*) from tasks group by agent_id, status');
     }
