@@ -87,9 +87,8 @@ interface Build {
   createStore(db: Knex): unknown;
   /** Builds from before the series cache take (store, principal, agentId, window). */
   getAgentStats(...args: unknown[]): Promise<{ tasks: Record<string, number>; succeeded: number; failed: number; series?: unknown[] }>;
-  /** The instance's cache of settled buckets, in builds that keep one (named for the series alone at first). */
+  /** The instance's cache of settled buckets, in builds that keep one. */
   createStatsCache?: () => unknown;
-  createSeriesCache?: () => unknown;
 }
 
 /** The build's own modules (its dist/), so that the queries timed in this process are the ones its server sends. */
@@ -97,7 +96,7 @@ function loadBuild(root: string): Build {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const database = require(path.join(root, 'dist', 'data', 'database.js')) as Pick<Build, 'connectDatabase' | 'DEFAULT_DATABASE_LIMITS'>;
   const store = require(path.join(root, 'dist', 'data', 'store.js')) as Pick<Build, 'createStore'>;
-  const health = require(path.join(root, 'dist', 'domain', 'fleet-health.js')) as Pick<Build, 'getAgentStats' | 'createStatsCache' | 'createSeriesCache'>;
+  const health = require(path.join(root, 'dist', 'domain', 'fleet-health.js')) as Pick<Build, 'getAgentStats' | 'createStatsCache'>;
   /* eslint-enable @typescript-eslint/no-require-imports */
   return { ...database, ...store, ...health };
 }
@@ -278,7 +277,7 @@ async function measureInProcess(build: Build, db: Knex, recorder: ReturnType<typ
   const store = build.createStore(db);
   const principal = { kind: 'service', keyNumber: 1 };
   // As the server reads: with an instance's series cache when the build keeps one.
-  const cache = build.createStatsCache?.() ?? build.createSeriesCache?.();
+  const cache = build.createStatsCache?.();
   const read = () => (cache === undefined ? build.getAgentStats(store, principal, agentId, window) : build.getAgentStats(store, cache, principal, agentId, window));
   for (let n = 0; n < WARM_UP_RUNS; n++) await read();
   recorder.take();

@@ -34,6 +34,8 @@ interface FiguresEntry {
   through: number;
   /** The settled buckets from `from` to `through` merged, kept until the window moves on. */
   merged?: { from: number; through: number; figures: BucketFigures };
+  /** The values it keeps, buckets and merge together. */
+  size: number;
 }
 
 /**
@@ -46,19 +48,16 @@ export interface FiguresCache {
   entries: Map<string, FiguresEntry>;
   /** The most waits and run times kept, over all entries. */
   limit: number;
+  /** The waits and run times kept now. */
+  size: number;
 }
 
 export const FIGURES_CACHE_VALUES = 1_000_000;
 
 export function createFiguresCache(limit = FIGURES_CACHE_VALUES): FiguresCache {
-  return { entries: new Map(), limit };
+  return { entries: new Map(), limit, size: 0 };
 }
 
-/** The nearest-rank percentile of ascending values (what PostgreSQL's percentile_disc answers). */
-export function percentileOf(sorted: ArrayLike<number>, fraction: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)] ?? null;
-}
 
 /** The value of rank `k` (from 0) among two ascending arrays taken together, without merging them. */
 function kthOfTwo(a: ArrayLike<number>, b: ArrayLike<number>, k: number): number {
@@ -77,6 +76,7 @@ function kthOfTwo(a: ArrayLike<number>, b: ArrayLike<number>, k: number): number
   return Math.max(lastA, lastB);
 }
 
+/** The nearest-rank percentiles (what PostgreSQL's percentile_disc answers) of two ascending arrays taken together. */
 function percentilesOfTwo(a: ArrayLike<number>, b: ArrayLike<number>): Percentiles {
   const n = a.length + b.length;
   if (n === 0) return { p50: null, p95: null };
@@ -123,20 +123,19 @@ function mergeBuckets(buckets: BucketFigures[]): BucketFigures {
   return { waits: concat((bucket) => bucket.waits), runs: concat((bucket) => bucket.runs), outcomes };
 }
 
-const sizeOf = (entry: FiguresEntry) => {
-  let values = 0;
-  for (const bucket of entry.buckets.values()) values += bucket.waits.length + bucket.runs.length;
-  return values + (entry.merged ? entry.merged.figures.waits.length + entry.merged.figures.runs.length : 0);
-};
+const valuesOf = (figures: BucketFigures) => figures.waits.length + figures.runs.length;
 
-function keep(cache: FiguresCache, key: string, entry: FiguresEntry): void {
+/** Keeps the entry as the most recently read, then lets the entries read longest ago go until the values fit. */
+function keep(cache: FiguresCache, key: string, entry: Omit<FiguresEntry, 'size'>): void {
+  let size = entry.merged ? valuesOf(entry.merged.figures) : 0;
+  for (const bucket of entry.buckets.values()) size += valuesOf(bucket);
+  cache.size -= cache.entries.get(key)?.size ?? 0;
   cache.entries.delete(key);
-  cache.entries.set(key, entry);
-  let total = 0;
-  for (const kept of cache.entries.values()) total += sizeOf(kept);
+  cache.entries.set(key, { ...entry, size });
+  cache.size += size;
   for (const [oldest, kept] of cache.entries) {
-    if (total <= cache.limit) break;
-    total -= sizeOf(kept);
+    if (cache.size <= cache.limit) break;
+    cache.size -= kept.size;
     cache.entries.delete(oldest);
   }
 }

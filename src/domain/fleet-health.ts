@@ -209,7 +209,7 @@ export interface SeriesCache {
   limit: number;
 }
 
-export function createSeriesCache(limit = SERIES_CACHE_LIMIT): SeriesCache {
+function createSeriesCache(limit = SERIES_CACHE_LIMIT): SeriesCache {
   return { entries: new Map(), limit };
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createStore } from '../../src/data/store';
 import { createFiguresCache, readAttemptFigures } from '../../src/domain/attempt-figures';
+import { createRandom } from '../support/fuzzer/random';
 import { describeEachDatabase } from '../support/harness';
 
 const MINUTE = 60_000;
@@ -16,11 +17,8 @@ const nearlyOrNull = (value: number | null) => (value === null ? null : expect.c
 
 describeEachDatabase('attempt figures from settled buckets', (get) => {
   // A fixed walk (a seeded generator), so that a failure replays.
-  let seed = 11;
-  const next = (below: number) => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed % below;
-  };
+  const random = createRandom(11);
+  const next = (below: number) => random.int(0, below - 1);
 
   /** An agent with `n` tasks, each leased once at a time in the last `spanMs` and ended (or not) some seconds later. */
   async function seedLeases(n: number, spanMs: number, now: number) {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { migrationSource } from '../../src/data/migrations';
 import { createStore } from '../../src/data/store';
 import { DATABASE_KINDS, type DatabaseKind } from '../support/harness';
+import { createRandom } from '../support/fuzzer/random';
 import { openScratchDatabase } from '../support/scratch-database';
 
 const id = (n: number) => `0190a8f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
@@ -87,11 +88,8 @@ for (const kind of DATABASE_KINDS) {
       try {
         await db.migrate.latest({ migrationSource });
         // A fixed walk of writes (a seeded generator, so that a failure replays).
-        let seed = 7;
-        const next = (below: number) => {
-          seed = (seed * 1103515245 + 12345) % 2147483648;
-          return seed % below;
-        };
+        const random = createRandom(7);
+        const next = (below: number) => random.int(0, below - 1);
         let made = 100;
         for (let step = 0; step < 200; step++) {
           const ids = (await db('tasks').select('id')).map((row: { id: string }) => row.id);
