@@ -560,7 +560,16 @@ export interface paths {
          */
         get: operations["listTaskAttempts"];
         put?: never;
-        post?: never;
+        /**
+         * Run a failed or cancelled task again
+         * @description Queues a `failed` or `cancelled` task again as a new attempt, with one more attempt
+         *     allowed (`max_attempts` grows by one when its attempts are spent, up to 1,000): it is
+         *     claimable at once, keeps its `last_error`, its history of attempts and its usage, and a
+         *     `task.requeued` event says `reason` `retried`. Its deadline, if it has a timeout, starts
+         *     again at its next lease. Any other status answers 409, and so does an agent that accepts
+         *     no new task (`paused`, `error`).
+         */
+        post: operations["retryTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -599,6 +608,107 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/task-batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel or retry many tasks at once
+         * @description Applies `action` to the agent's tasks named by `ids` (up to 1,000), or to those in
+         *     `status` (oldest first, up to `limit`), and answers task by task what changed and what was
+         *     refused. Each task changes in a transaction of its own, exactly as its own cancel
+         *     (`PATCH` with `status` `cancelled`) or retry (`POST .../attempts`) would: a task is never
+         *     half changed, and a refusal (a task already finished, or not in a state the action takes)
+         *     leaves it as it was while the others go on. `cancel` ends a running task's lease (its
+         *     worker hears `LEASE_LOST`).
+         *
+         *     `ids` that name no task of this agent (another agent's tasks included) refuse the whole
+         *     batch with 400 naming each one, and nothing changes. With `status`, `more` says that
+         *     tasks beyond `limit` were left for another request.
+         */
+        post: operations["createTaskBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the agent's schedules
+         * @description The agent's schedules, oldest first (cursor-paginated).
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Create a schedule
+         * @description A schedule creates a task from its `template` at each firing: on a `cron` expression (five
+         *     fields, read in `timezone`, with daylight-saving changes followed: a time the clocks skip
+         *     fires once at the first moment after the gap, a time they repeat fires once) or every
+         *     `interval_seconds` from its creation. Exactly one of `cron` and `interval_seconds`.
+         *
+         *     Each firing creates exactly one task, whichever instance of the service fires it. Firings
+         *     missed while no instance ran are caught up once (the latest), not one by one. With
+         *     `overlap` `skip`, a firing while the previous task is unfinished creates nothing. A firing
+         *     that the agent refuses (it is `paused`, or a quota is reached) creates nothing either, and
+         *     `last_error` says why.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/schedules/{schedule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The schedule's id. An id that names no schedule of this agent answers 404. */
+                schedule_id: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        /** Read a schedule */
+        get: operations["getSchedule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a schedule
+         * @description It fires no more; the tasks it created stay (their `schedule_id` stays too).
+         */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change, pause or resume a schedule
+         * @description Changes its timing (`cron` and `timezone`, or `interval_seconds`: setting one clears the
+         *     other), `template`, `overlap` or `paused`. A new timing, or a resume, sets `next_run_at`
+         *     from now; a paused schedule has `next_run_at` null and fires nothing.
+         */
+        patch: operations["updateSchedule"];
         trace?: never;
     };
     "/api/v1/agents/{agent_id}/usage": {
@@ -1465,11 +1575,12 @@ export interface components {
             status?: components["schemas"]["AgentStatus"];
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
+            max_concurrency?: components["schemas"]["AgentMaxConcurrency"];
         };
         /** @description An agent (the specification's `AgentResponse`), in full; its fields are `AgentEntity`'s. */
         Agent: {
             id: components["schemas"]["Id"];
-        } & WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at">;
+        } & WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at" | "max_concurrency">;
         /** @description What `include=` adds to an agent on the conventions surface. */
         AgentIncludes: {
             /** @description With `include=tasks`, the agent's 10 newest tasks, newest first. */
@@ -1495,7 +1606,7 @@ export interface components {
          */
         AgentResource: {
             id: components["schemas"]["Id"];
-        } & (WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at"> & components["schemas"]["AgentIncludes"]);
+        } & (WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at" | "max_concurrency"> & components["schemas"]["AgentIncludes"]);
         /**
          * @description What `fields=` answers for an agent (sparse fieldset): `id` always, the fields named, and `tasks` with `include=tasks` (`task_counts` with `include=task_counts`). Any field not named is
          *     absent; a request without `fields` gets the full `AgentResource`.
@@ -1527,7 +1638,8 @@ export interface components {
             finished_at?: components["schemas"]["NullableTimestamp"];
             /** @description How many times a worker has claimed the task (0 until the first lease). */
             attempts?: number;
-            max_attempts?: components["schemas"]["TaskMaxAttempts"];
+            /** @description How many leases the task may take before it fails for good (1 to 20 when created; each retry allows one more, up to 1,000). */
+            max_attempts?: number;
             /** @description When a queued task can next be claimed (later than now while a retry backs off). */
             available_at?: components["schemas"]["Timestamp"];
             /** @description What its worker last reported; null until it reports. */
@@ -1538,11 +1650,23 @@ export interface components {
             last_error?: components["schemas"]["TaskErrorText"];
             /** @description What its workers reported using, summed over its attempts. */
             usage?: components["schemas"]["Usage"];
+            /**
+             * @description When the task was asked to run (`run_at` on create, or its schedule's firing): it is not
+             *     leased before. null for a task queued to run at once. While `run_at` is ahead, the task
+             *     is `queued` with `available_at` at `run_at`, and the agent's stats count it as `scheduled`.
+             */
+            run_at?: components["schemas"]["NullableTimestamp"];
+            /** @description How long the task may take from its first lease before it fails with `deadline exceeded`; null for no deadline. */
+            timeout_seconds?: components["schemas"]["TaskTimeout"] | null;
+            /** @description When the task fails with `deadline exceeded` unless it has finished (its first lease plus `timeout_seconds`); null before its first lease, or without a timeout. */
+            deadline_at?: components["schemas"]["NullableTimestamp"];
+            /** @description The schedule whose firing created the task; null for a task created directly. */
+            schedule_id?: components["schemas"]["NullableId"];
         };
         /** @description A task, in full; its fields are `TaskEntity`'s. */
         Task: {
             id: components["schemas"]["Id"];
-        } & WithRequired<components["schemas"]["TaskEntity"], "id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at" | "attempts" | "max_attempts" | "available_at" | "progress" | "lease_id" | "last_error" | "usage">;
+        } & WithRequired<components["schemas"]["TaskEntity"], "id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at" | "attempts" | "max_attempts" | "available_at" | "progress" | "lease_id" | "last_error" | "usage" | "run_at" | "timeout_seconds" | "deadline_at" | "schedule_id">;
         /**
          * @description A task on the conventions surface, in full: the same as `Task`. What `fields` answers is a
          *     `TaskFieldset`.
@@ -1872,12 +1996,20 @@ export interface components {
         AgentCreate: {
             name: components["schemas"]["AgentName"];
             type: components["schemas"]["AgentType"];
+            /** @default null */
+            max_concurrency?: components["schemas"]["AgentMaxConcurrency"];
         };
+        /**
+         * @description The most tasks of the agent that may run at once, 1 to 1,000; null for no limit. A claim
+         *     beyond it waits as on an empty queue (a long poll is woken when a running task ends).
+         */
+        AgentMaxConcurrency: number | null;
         /** @description A partial update; at least one field. */
         AgentUpdate: {
             name?: components["schemas"]["AgentName"];
             type?: components["schemas"]["AgentType"];
             status?: components["schemas"]["AgentStatus"];
+            max_concurrency?: components["schemas"]["AgentMaxConcurrency"];
         };
         /**
          * @description See the `tasks` tag for the transitions.
@@ -1903,7 +2035,20 @@ export interface components {
             priority?: components["schemas"]["TaskPriority"];
             /** @default 3 */
             max_attempts?: components["schemas"]["TaskMaxAttempts"];
+            /**
+             * @description Not leased before this time: the task is `queued` with `available_at` at `run_at`, and a
+             *     waiting claim is woken for it. At most a minute in the past and 365 days ahead (400
+             *     otherwise).
+             */
+            run_at?: components["schemas"]["Timestamp"];
+            timeout_seconds?: components["schemas"]["TaskTimeout"];
         };
+        /**
+         * @description Seconds the task may take from its first lease, across all its attempts, 1 to 604,800 (7
+         *     days). Past it the task fails with `deadline exceeded`, its active lease ends as
+         *     `timed_out`, and its worker's next call answers 409 `LEASE_LOST`.
+         */
+        TaskTimeout: number;
         /** @description A partial update; at least one field. */
         TaskUpdate: {
             title?: components["schemas"]["TaskTitle"];
@@ -2087,10 +2232,11 @@ export interface components {
         QuotaUsage: {
             /**
              * @description `agents_per_user` (`QUOTA_AGENTS_PER_USER`), `tasks_per_agent`
-             *     (`QUOTA_TASKS_PER_AGENT`) or `stored_bytes_per_user` (`QUOTA_STORED_BYTES_PER_USER`).
+             *     (`QUOTA_TASKS_PER_AGENT`), `stored_bytes_per_user` (`QUOTA_STORED_BYTES_PER_USER`) or
+             *     `schedules_per_agent` (1,000).
              * @enum {string}
              */
-            quota: "agents_per_user" | "tasks_per_agent" | "stored_bytes_per_user";
+            quota: "agents_per_user" | "tasks_per_agent" | "stored_bytes_per_user" | "schedules_per_agent";
             /** @description The configured limit of this quota: agents, tasks or bytes. */
             limit: number;
             /** @description Agents owned, tasks held, or bytes stored now, before the refused write. */
@@ -2335,11 +2481,12 @@ export interface components {
         };
         /**
          * @description `active` while the worker holds the task; then `completed` (the worker reported success or
-         *     failure), `released` (the worker gave the task back), `expired` (not extended in time) or
-         *     `cancelled` (the task was cancelled). Only an `active` lease changes.
+         *     failure), `released` (the worker gave the task back), `expired` (not extended in time),
+         *     `cancelled` (the task was cancelled) or `timed_out` (the task passed its deadline). Only an
+         *     `active` lease changes.
          * @enum {string}
          */
-        LeaseStatus: "active" | "completed" | "released" | "expired" | "cancelled";
+        LeaseStatus: "active" | "completed" | "released" | "expired" | "cancelled" | "timed_out";
         /** @description Seconds the lease holds the task without a heartbeat, 5 to 3600. */
         LeaseTtl: number;
         /** @description A lease on a task, held by one worker. The one definition of each field a lease has. */
@@ -2427,7 +2574,7 @@ export interface components {
                      * @description What ended the lease.
                      * @enum {string}
                      */
-                    reason: "expired" | "cancelled" | "completed" | "released";
+                    reason: "expired" | "cancelled" | "completed" | "released" | "timed_out";
                     lease_status: components["schemas"]["LeaseStatus"];
                 };
                 /** @description The request's `X-Request-ID`. */
@@ -2471,10 +2618,11 @@ export interface components {
         };
         /**
          * @description How an attempt ended: its worker reported `succeeded` or `failed`, gave the task back
-         *     (`released`), stopped heartbeating (`expired`), or the task was cancelled (`cancelled`).
+         *     (`released`), stopped heartbeating (`expired`), the task was cancelled (`cancelled`), or it
+         *     passed its deadline (`timed_out`).
          * @enum {string}
          */
-        AttemptOutcome: "succeeded" | "failed" | "released" | "expired" | "cancelled";
+        AttemptOutcome: "succeeded" | "failed" | "released" | "expired" | "cancelled" | "timed_out";
         /** @description One lease of a task, and what happened in it. */
         Attempt: {
             /** @description Its place among the task's attempts, from 1. */
@@ -2501,6 +2649,168 @@ export interface components {
         AttemptCollection: {
             /** @description The attempts of this page, oldest first. */
             data: components["schemas"]["Attempt"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        /** @description What to do (`action`) to which tasks: those named by `ids`, or those in `status` (exactly one of the two). */
+        TaskBatchCreate: {
+            /**
+             * @description `cancel` (a queued or running task) or `retry` (a failed or cancelled task).
+             * @enum {string}
+             */
+            action: "cancel" | "retry";
+            /** @description The tasks, by id, each once. */
+            ids?: components["schemas"]["Id"][];
+            status?: components["schemas"]["TaskStatus"];
+            /**
+             * @description With `status`, the most tasks this request takes (the oldest first).
+             * @default 1000
+             */
+            limit?: number;
+        } | {
+            /** @description The tasks, by id. */
+            ids: unknown;
+        } | {
+            /** @description Every task in this status. */
+            status: unknown;
+        };
+        /** @description What the batch did to one task. */
+        TaskBatchResult: {
+            task_id: components["schemas"]["Id"];
+            /**
+             * @description `changed`, or `refused` (the task is as it was; `error` says why).
+             * @enum {string}
+             */
+            outcome: "changed" | "refused";
+            status: components["schemas"]["TaskStatus"];
+            /** @description Why the task was refused; null when it changed. */
+            error: null | {
+                /** @description The code its own request would have answered (`STATE_CONFLICT`). */
+                code: string;
+                /** @description In words for people. */
+                message: string;
+            };
+        };
+        /** @description What a batch did, task by task. */
+        TaskBatch: {
+            /**
+             * @description The action applied.
+             * @enum {string}
+             */
+            action: "cancel" | "retry";
+            /** @description How many tasks changed. */
+            changed: number;
+            /** @description How many tasks were refused. */
+            refused: number;
+            /** @description With `status`, true when more tasks in that status were left for another request. */
+            more: boolean;
+            /** @description One entry per task, in the order named (or taken, oldest first). */
+            results: components["schemas"]["TaskBatchResult"][];
+        };
+        TaskBatchItem: {
+            data: components["schemas"]["TaskBatch"];
+            meta: components["schemas"]["Meta"];
+        };
+        /** @description A label for people, up to 100 characters; null for none. */
+        ScheduleName: string | null;
+        /**
+         * @description A cron expression of five fields (minute, hour, day of month, month, day of week), as
+         *     crontab reads them: lists, ranges, steps and names (`JAN`, `MON`) are accepted. Seconds
+         *     and nicknames (`@daily`) are not.
+         * @example 30 9 * * MON-FRI
+         */
+        ScheduleCron: string;
+        /**
+         * @description The IANA time zone the cron expression is read in (`Europe/Paris`); `UTC` when not given. An unknown zone answers 400.
+         * @example Europe/Paris
+         */
+        ScheduleTimezone: string;
+        /** @description Seconds between firings, 1 to 31,622,400 (366 days). */
+        ScheduleInterval: number;
+        /**
+         * @description `skip`: a firing while the previous task of the schedule is unfinished creates nothing; `allow`: it creates a task all the same.
+         * @enum {string}
+         */
+        ScheduleOverlap: "skip" | "allow";
+        /** @description The task each firing creates (as `TaskCreate` without `run_at`). */
+        ScheduleTemplate: {
+            title: components["schemas"]["TaskTitle"];
+            description?: components["schemas"]["TaskDescription"];
+            /** @description Free-form input for the agent, at most 65,536 bytes as JSON (400 beyond). */
+            input?: {
+                [key: string]: unknown;
+            } | null;
+            priority?: components["schemas"]["TaskPriority"];
+            max_attempts?: components["schemas"]["TaskMaxAttempts"];
+            timeout_seconds?: components["schemas"]["TaskTimeout"];
+        };
+        /** @description A schedule, in full; its fields are `ScheduleEntity`'s. */
+        Schedule: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["ScheduleEntity"], "id" | "agent_id" | "name" | "cron" | "timezone" | "interval_seconds" | "template" | "paused" | "overlap" | "next_run_at" | "last_run_at" | "last_task_id" | "last_error" | "created_at" | "updated_at">;
+        /** @description A schedule that creates the agent's tasks over time. The one definition of each field a schedule has. */
+        ScheduleEntity: {
+            id?: components["schemas"]["Id"];
+            agent_id?: components["schemas"]["Id"];
+            name?: components["schemas"]["ScheduleName"];
+            /** @description The cron expression; null for an interval schedule. */
+            cron?: components["schemas"]["ScheduleCron"] | null;
+            timezone?: components["schemas"]["ScheduleTimezone"];
+            /** @description Seconds between firings; null for a cron schedule. */
+            interval_seconds?: components["schemas"]["ScheduleInterval"] | null;
+            template?: components["schemas"]["ScheduleTemplate"];
+            /** @description A paused schedule fires nothing. */
+            paused?: boolean;
+            overlap?: components["schemas"]["ScheduleOverlap"];
+            /** @description When it fires next; null while paused. */
+            next_run_at?: components["schemas"]["NullableTimestamp"];
+            /** @description When it last fired (whether or not that made a task); null before its first firing. */
+            last_run_at?: components["schemas"]["NullableTimestamp"];
+            /** @description The task its latest task-making firing created; null before one. */
+            last_task_id?: components["schemas"]["NullableId"];
+            /** @description Why its latest firing created no task (the previous task unfinished, the agent paused, a quota reached); null when it created one. */
+            last_error?: string | null;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
+        };
+        /** @description A new schedule; exactly one of `cron` and `interval_seconds`. */
+        ScheduleCreate: {
+            name?: components["schemas"]["ScheduleName"];
+            cron?: components["schemas"]["ScheduleCron"];
+            timezone?: components["schemas"]["ScheduleTimezone"];
+            interval_seconds?: components["schemas"]["ScheduleInterval"];
+            template: components["schemas"]["ScheduleTemplate"];
+            /**
+             * @description Created paused (it fires nothing until resumed).
+             * @default false
+             */
+            paused?: boolean;
+            /** @default skip */
+            overlap?: components["schemas"]["ScheduleOverlap"];
+        } | {
+            /** @description The cron expression. */
+            cron: unknown;
+        } | {
+            /** @description The interval. */
+            interval_seconds: unknown;
+        };
+        /** @description A partial update, at least one field; `cron` and `interval_seconds` not both. */
+        ScheduleUpdate: {
+            name?: components["schemas"]["ScheduleName"];
+            cron?: components["schemas"]["ScheduleCron"];
+            timezone?: components["schemas"]["ScheduleTimezone"];
+            interval_seconds?: components["schemas"]["ScheduleInterval"];
+            template?: components["schemas"]["ScheduleTemplate"];
+            /** @description Pause (true) or resume (false). */
+            paused?: boolean;
+            overlap?: components["schemas"]["ScheduleOverlap"];
+        };
+        ScheduleItem: {
+            data: components["schemas"]["Schedule"];
+            meta: components["schemas"]["Meta"];
+        };
+        ScheduleCollection: {
+            /** @description The schedules of this page, oldest first. */
+            data: components["schemas"]["Schedule"][];
             meta: components["schemas"]["CursorMeta"];
         };
         /**
@@ -4029,9 +4339,9 @@ export interface components {
         /** @description `posts` embeds each user's 10 newest posts as summaries (`PostSummary`: no body; list the posts for that). */
         UserInclude: "posts";
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
-        AgentFields: ("id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at")[];
+        AgentFields: ("id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at" | "max_concurrency")[];
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
-        TaskFields: ("id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at" | "attempts" | "max_attempts" | "available_at" | "progress" | "lease_id" | "last_error" | "usage")[];
+        TaskFields: ("id" | "agent_id" | "title" | "description" | "input" | "priority" | "status" | "result" | "error" | "created_at" | "updated_at" | "started_at" | "finished_at" | "attempts" | "max_attempts" | "available_at" | "progress" | "lease_id" | "last_error" | "usage" | "run_at" | "timeout_seconds" | "deadline_at" | "schedule_id")[];
         /** @description Only these fields of each item, comma-separated (`id` is always included; `password` is write-only and never a field). */
         UserFields: ("id" | "name" | "email" | "age" | "role" | "created_at" | "updated_at")[];
         /** @description Only these fields of each item, comma-separated (`id` is always included). */
@@ -4098,6 +4408,8 @@ export interface components {
         KeyId: string;
         /** @description The lease's id. An id that names no lease of this agent answers 404. */
         LeaseId: string;
+        /** @description The schedule's id. An id that names no schedule of this agent answers 404. */
+        ScheduleId: string;
         /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
         WebhookId: string;
         /** @description The delivery's id. An id that names no delivery of this endpoint answers 404. */
@@ -6432,6 +6744,49 @@ export interface operations {
             503: components["responses"]["ApiServiceUnavailable"];
         };
     };
+    retryTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The task's id. An id that names no task of this agent answers 404. */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task, `queued` again. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
     listTaskLogs: {
         parameters: {
             query?: {
@@ -6479,6 +6834,294 @@ export interface operations {
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    createTaskBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskBatchCreate"];
+            };
+        };
+        responses: {
+            /** @description What happened to each task, in the order they were named (or taken). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskBatchItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            409: components["responses"]["ApiConflict"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
+                limit?: components["parameters"]["CursorLimit"];
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of schedules. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleCollection"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+                 *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+                 *     with the same key from the same principal (the user, API key or agent key; anonymous
+                 *     sign-ups: the client address), the same method, the same path with its query and the same
+                 *     body gets the first answer again (its status, body, `Location`, `ETag` and
+                 *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+                 *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+                 *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+                 *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+                 *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+                 *     answers are not kept: the same key can be sent again. A malformed key is a schema
+                 *     violation.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleCreate"];
+            };
+        };
+        responses: {
+            /** @description The schedule, with its `next_run_at`. */
+            201: {
+                headers: {
+                    /** @description Path of the new schedule. */
+                    Location: string;
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            409: components["responses"]["ApiConflictQuotaOrKeyInUse"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            422: components["responses"]["ApiIdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The schedule's id. An id that names no schedule of this agent answers 404. */
+                schedule_id: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The schedule's id. An id that names no schedule of this agent answers 404. */
+                schedule_id: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The agent's id. An id that names no agent (UUID or not) answers 404. */
+                agent_id: components["parameters"]["AgentId"];
+                /** @description The schedule's id. An id that names no schedule of this agent answers 404. */
+                schedule_id: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleUpdate"];
+            };
+        };
+        responses: {
+            /** @description The schedule as changed. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];

@@ -54,13 +54,14 @@ export const stateConflict = (message: string, details?: Record<string, unknown>
 export const duplicate = (message: string) => new AppError('conflict', message);
 
 /** What ended a lease, as `LEASE_LOST` names it: its status once it is no longer `active`. */
-export type LeaseEnd = 'expired' | 'cancelled' | 'completed' | 'released';
+export type LeaseEnd = 'expired' | 'cancelled' | 'completed' | 'released' | 'timed_out';
 
 const LEASE_LOST_MESSAGES: Record<LeaseEnd, string> = {
   expired: 'The lease expired: its task is no longer held by this worker',
   cancelled: 'The task was cancelled: stop working on it',
   completed: 'The lease already ended with its outcome',
   released: 'The lease was released: its task was queued again',
+  timed_out: 'The task passed its deadline and failed: stop working on it',
 };
 
 /** A worker acts on a lease that is no longer `active` (409 `LEASE_LOST`); nothing was written. */

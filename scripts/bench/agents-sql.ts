@@ -26,6 +26,7 @@ const toAgent = (row: AgentRow): Agent => ({
   status: row.status,
   created_at: row.created_at,
   updated_at: row.updated_at,
+  max_concurrency: row.max_concurrency ?? null,
 });
 
 export function openAgentsSql(filename: string, busyTimeoutMs: number): AgentsSql {
@@ -54,7 +55,7 @@ export function openAgentsSql(filename: string, busyTimeoutMs: number): AgentsSq
     list: (skip, limit) => (skip === 0 ? firstPage.all(limit) : laterPage.all(limit, skip)).map(toAgent),
     insert: (input) => {
       const timestamp = new Date().toISOString();
-      const agent: Agent = { id: uuidv7(), owner_id: null, name: input.name, type: input.type, status: 'idle', created_at: timestamp, updated_at: timestamp };
+      const agent: Agent = { id: uuidv7(), owner_id: null, name: input.name, type: input.type, status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
       insertInTransaction(agent);
       return agent;
     },

@@ -100,7 +100,7 @@ function parseOptions(argv: string[]): Options {
 
 function agentOf(ownerId: string | null): Agent {
   const timestamp = now();
-  return { id: newId(), owner_id: ownerId, name: 'bench', type: 'type_a', status: 'idle', created_at: timestamp, updated_at: timestamp };
+  return { id: newId(), owner_id: ownerId, name: 'bench', type: 'type_a', status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
 }
 
 async function openDatabase(kind: DatabaseKind): Promise<{ db: Database; close(): Promise<void> }> {
@@ -169,6 +169,10 @@ async function seed(db: Database, agents: number): Promise<Fixture> {
     lease_id: null,
     last_error: null,
     usage: { input_tokens: 0, output_tokens: 0, cost_usd: 0 },
+      run_at: null,
+      timeout_seconds: null,
+      deadline_at: null,
+      schedule_id: null,
   };
   await store.tasks.insert(task, 20);
   const sessionId = newId();

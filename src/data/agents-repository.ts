@@ -26,7 +26,7 @@ export interface AgentsRepository {
 const LISTABLE: ColumnAllowList = { name: 'text', type: 'text', status: 'text', created_at: 'time', updated_at: 'time' };
 
 /** The columns of an Agent, which it is inserted with and read from: the compiler checks the list against Agent. */
-const COLUMNS = Object.keys({ id: true, owner_id: true, name: true, type: true, status: true, created_at: true, updated_at: true } satisfies Record<keyof Agent, true>) as Array<keyof Agent>;
+const COLUMNS = Object.keys({ id: true, owner_id: true, name: true, type: true, status: true, created_at: true, updated_at: true, max_concurrency: true } satisfies Record<keyof Agent, true>) as Array<keyof Agent>;
 
 type Row = Record<string, unknown>;
 type FindQuery = CompiledQuery<'id' | 'ownerId', Row | undefined>;

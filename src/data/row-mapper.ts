@@ -96,6 +96,7 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       status: row.status as Agent['status'],
       created_at: toIsoTimestamp(row.created_at),
       updated_at: toIsoTimestamp(row.updated_at),
+      max_concurrency: row.max_concurrency === null || row.max_concurrency === undefined ? null : Number(row.max_concurrency),
     }),
     toTask: (row) => ({
       id: String(row.id),
@@ -118,6 +119,10 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       lease_id: nullableText(row.lease_id),
       last_error: nullableText(row.last_error),
       usage: usageOf(row),
+      run_at: toNullableIsoTimestamp(row.run_at),
+      timeout_seconds: row.timeout_seconds === null || row.timeout_seconds === undefined ? null : Number(row.timeout_seconds),
+      deadline_at: toNullableIsoTimestamp(row.deadline_at),
+      schedule_id: nullableText(row.schedule_id),
     }),
     toLease: (row) => ({
       id: String(row.id),

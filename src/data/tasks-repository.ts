@@ -90,6 +90,10 @@ const FIELD_COLUMNS = Object.keys({
   progress: true,
   lease_id: true,
   last_error: true,
+  run_at: true,
+  timeout_seconds: true,
+  deadline_at: true,
+  schedule_id: true,
 } satisfies Record<Exclude<keyof Task, 'usage'>, true>) as Array<Exclude<keyof Task, 'usage'>>;
 const COLUMNS = [...FIELD_COLUMNS, 'input_tokens', 'output_tokens', 'cost_micro_usd'];
 

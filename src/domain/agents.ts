@@ -38,6 +38,7 @@ export async function createAgent(store: Store, principal: Principal, input: Age
         status: 'idle',
         created_at: timestamp,
         updated_at: timestamp,
+        max_concurrency: input.max_concurrency ?? null,
       });
       recordAgentEvent(tx, 'agent.created', agent, { ...agent });
       return agent;
@@ -71,9 +72,9 @@ export async function countTasks(store: Store, agents: Agent[]): Promise<Map<str
   );
 }
 
-/** PUT replaces what a client owns (`name`, `type`); the status belongs to the state machine. */
+/** PUT replaces what a client owns (`name`, `type`, `max_concurrency`); the status belongs to the state machine. */
 export function replaceAgent(store: Store, principal: Principal, id: string, input: AgentCreate, precondition?: Precondition<Agent>): Promise<Agent> {
-  return updateAgent(store, principal, id, { name: input.name, type: input.type }, precondition);
+  return updateAgent(store, principal, id, { name: input.name, type: input.type, max_concurrency: input.max_concurrency ?? null }, precondition);
 }
 
 export async function updateAgent(store: Store, principal: Principal, id: string, changes: AgentUpdate, precondition?: Precondition<Agent>): Promise<Agent> {
@@ -85,6 +86,7 @@ export async function updateAgent(store: Store, principal: Principal, id: string
     const update: Partial<Agent> = { updated_at: nextTimestamp(agent.updated_at) };
     if (changes.name !== undefined) update.name = changes.name;
     if (changes.type !== undefined) update.type = changes.type;
+    if (changes.max_concurrency !== undefined) update.max_concurrency = changes.max_concurrency;
     if (changes.status !== undefined) {
       const running = changes.status === 'idle' ? await tx.tasks.countRunning(id) : 0;
       update.status = resolveOperatorStatus(agent.status, changes.status, running);

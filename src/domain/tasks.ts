@@ -27,9 +27,18 @@ export async function listTasks(store: Store, principal: Principal, agentId: str
  * stores is charged to the agent's owner last, so the owner's row is held for as short as can be.
  * Once it is committed, the claims of this process waiting for the agent's next task look again.
  */
-export async function createTask(store: Store, principal: Principal, agentId: string, input: TaskCreate, quotas: Quotas, wakeups?: TaskWakeups): Promise<Task> {
+export async function createTask(
+  store: Store,
+  principal: Principal,
+  agentId: string,
+  input: TaskCreate,
+  quotas: Quotas,
+  wakeups?: TaskWakeups,
+  origin?: { scheduleId: string },
+): Promise<Task> {
   assertReaches(principal, agentId);
   assertJsonSize('input', input.input);
+  const runAt = input.run_at === undefined ? null : checkRunAt(input.run_at);
   const created = await store.transaction(async (tx) => {
     const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
     if (!agent) throw agentNotFound();
@@ -54,11 +63,15 @@ export async function createTask(store: Store, principal: Principal, agentId: st
       finished_at: null,
       attempts: 0,
       max_attempts: input.max_attempts ?? DEFAULT_MAX_ATTEMPTS,
-      available_at: timestamp,
+      available_at: runAt !== null && runAt > timestamp ? runAt : timestamp,
       progress: null,
       lease_id: null,
       last_error: null,
       usage: { input_tokens: 0, output_tokens: 0, cost_usd: 0 },
+      run_at: runAt,
+      timeout_seconds: input.timeout_seconds ?? null,
+      deadline_at: null,
+      schedule_id: origin?.scheduleId ?? null,
     };
     const bytes = taskBytes(task);
     await tx.tasks.insert(task, bytes);
@@ -188,6 +201,22 @@ export async function followTaskStatus(tx: Store, agent: Agent, from: TaskStatus
   const updated = await tx.agents.update(agent.id, { status, updated_at: nextTimestamp(agent.updated_at) });
   recordAgentChange(tx, agent, updated);
   return updated;
+}
+
+/** How far back a `run_at` may lie (clocks drift, requests queue), and how far ahead. */
+const RUN_AT_PAST_MS = 60_000;
+const RUN_AT_FUTURE_MS = 365 * 24 * 3_600_000;
+
+/** A `run_at` as stored (UTC, milliseconds), or 400 when it lies too far back or ahead. */
+function checkRunAt(runAt: string): string {
+  const at = Date.parse(runAt);
+  const clock = Date.now();
+  if (!(at >= clock - RUN_AT_PAST_MS && at <= clock + RUN_AT_FUTURE_MS)) {
+    throw invalidValue('run_at must be at most a minute in the past and at most 365 days ahead', [
+      { field: 'run_at', in: 'body', message: 'must be at most a minute in the past and at most 365 days ahead' },
+    ]);
+  }
+  return new Date(at).toISOString();
 }
 
 export function assertJsonSize(field: string, value: unknown): void {

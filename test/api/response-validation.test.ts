@@ -33,7 +33,7 @@ describe('response validation', () => {
   });
 
   it('when a handler answers a body api.yaml allows, then it passes untouched', async () => {
-    const agent = { id: AGENT_ID, owner_id: null, name: 'ok', type: 'type_a' as const, status: 'idle' as const, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+    const agent = { id: AGENT_ID, owner_id: null, name: 'ok', type: 'type_a' as const, status: 'idle' as const, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', max_concurrency: null };
     const app = await appWith({ getAgent: (_req, res) => void res.json(agent) });
     try {
       await app.http.get(`/agents/${agent.id}`).set('X-API-Key', TEST_API_KEY).expect(200, agent);
@@ -43,7 +43,7 @@ describe('response validation', () => {
   });
 
   it('when a handler answers timestamps that are not dates (one of them the same as a valid answer read before), then each answer is 500, every time, and a valid one still passes', async () => {
-    const valid = { id: AGENT_ID, owner_id: null, name: 'ok', type: 'type_a' as const, status: 'idle' as const, created_at: '2026-02-28T23:59:59.000Z', updated_at: '2026-02-28T23:59:59.000Z' };
+    const valid = { id: AGENT_ID, owner_id: null, name: 'ok', type: 'type_a' as const, status: 'idle' as const, created_at: '2026-02-28T23:59:59.000Z', updated_at: '2026-02-28T23:59:59.000Z', max_concurrency: null };
     const answers = [valid, { ...valid, updated_at: '2026-02-30T00:00:00.000Z' }, { ...valid, created_at: '2026-02-28T24:00:00.000Z' }, { ...valid, created_at: '2026-13-01T00:00:00Z' }];
     let next = 0;
     const app = await appWith({ getAgent: (_req, res) => void res.json(answers[next++ % answers.length]) });

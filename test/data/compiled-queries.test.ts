@@ -44,7 +44,7 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
 
   const agentFor = (ownerId: string | null, name: string): Agent => {
     const timestamp = now();
-    return { id: newId(), owner_id: ownerId, name, type: 'type_b', status: 'idle', created_at: timestamp, updated_at: timestamp };
+    return { id: newId(), owner_id: ownerId, name, type: 'type_b', status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
   };
 
   beforeAll(async () => {
@@ -76,6 +76,10 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
       lease_id: null,
       last_error: null,
       usage: { input_tokens: 0, output_tokens: 0, cost_usd: 0 },
+      run_at: null,
+      timeout_seconds: null,
+      deadline_at: null,
+      schedule_id: null,
     };
     await store.tasks.insert(task, 123);
     sessionId = newId();
@@ -160,7 +164,7 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
       // The compiled page names its columns where the builder reads `*`, and binds the `offset 0` the builder leaves out.
       const shape = (sent: { sql: string }) => sent.sql.replace(/^select .* from /, 'select * from ').replace(/ offset (\?|\$\d+)$/, '');
       expect(compiled.map(shape)).toEqual(built.map(shape));
-      expect(compiled[0]?.sql.replace(/[`"]/g, '')).toMatch(/^select id, owner_id, name, type, status, created_at, updated_at from /);
+      expect(compiled[0]?.sql.replace(/[`"]/g, '')).toMatch(/^select id, owner_id, name, type, status, created_at, updated_at, max_concurrency from /);
     });
   });
 
@@ -297,7 +301,7 @@ describeWithPostgres('named prepared statements when a column changes its type [
   it('when a column a prepared statement reads changes its type, then the connections whose statement fails are replaced and the query works again', async () => {
     const store = createStore(database.db);
     const timestamp = now();
-    const agent: Agent = { id: newId(), owner_id: null, name: 'typed', type: 'type_c', status: 'idle', created_at: timestamp, updated_at: timestamp };
+    const agent: Agent = { id: newId(), owner_id: null, name: 'typed', type: 'type_c', status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
     await store.agents.insert(agent);
     // Prepared on both connections of the pool.
     await Promise.all([store.agents.find(agent.id), store.agents.find(agent.id)]);

@@ -27,7 +27,7 @@ function countingConnection(capacity: number): { connection: SqliteConnection & 
 
 const agent = (name: string): Agent => {
   const timestamp = now();
-  return { id: newId(), owner_id: null, name, type: 'type_a', status: 'idle', created_at: timestamp, updated_at: timestamp };
+  return { id: newId(), owner_id: null, name, type: 'type_a', status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
 };
 
 describe('the prepared-statement cache of a better-sqlite3 connection', () => {

@@ -12,6 +12,7 @@ import * as idempotencyKeys from './010-idempotency-keys';
 import * as attemptsLogsUsage from './011-attempts-logs-usage';
 import * as statsFigures from './012-stats-figures';
 import * as lighterWrites from './013-lighter-writes';
+import * as steering from './014-steering';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -30,6 +31,7 @@ const migrations: Array<[string, Migration]> = [
   ['011-attempts-logs-usage', attemptsLogsUsage],
   ['012-stats-figures', statsFigures],
   ['013-lighter-writes', lighterWrites],
+  ['014-steering', steering],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
