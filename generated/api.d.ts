@@ -662,15 +662,19 @@ export interface paths {
         /**
          * Create a schedule
          * @description A schedule creates a task from its `template` at each firing: on a `cron` expression (five
-         *     fields, read in `timezone`, with daylight-saving changes followed: a time the clocks skip
-         *     fires once at the first moment after the gap, a time they repeat fires once) or every
-         *     `interval_seconds` from its creation. Exactly one of `cron` and `interval_seconds`.
+         *     fields, read in `timezone`, with daylight-saving changes followed: where minute and hour
+         *     are fixed, a time the clocks skip fires once at the first moment after the gap and a time
+         *     they repeat fires once; with `*` or a step in them it follows real time, every hour once)
+         *     or every `interval_seconds` from its creation. Exactly one of `cron` and
+         *     `interval_seconds`. A cron expression that never fires (`0 0 31 2 *`) answers 400.
          *
          *     Each firing creates exactly one task, whichever instance of the service fires it. Firings
          *     missed while no instance ran are caught up once (the latest), not one by one. With
          *     `overlap` `skip`, a firing while the previous task is unfinished creates nothing. A firing
          *     that the agent refuses (it is `paused`, or a quota is reached) creates nothing either, and
          *     `last_error` says why.
+         *
+         *     An agent holds at most 1,000 schedules: one more answers 409 `CONFLICT`.
          */
         post: operations["createSchedule"];
         delete?: never;
@@ -705,8 +709,10 @@ export interface paths {
         /**
          * Change, pause or resume a schedule
          * @description Changes its timing (`cron` and `timezone`, or `interval_seconds`: setting one clears the
-         *     other), `template`, `overlap` or `paused`. A new timing, or a resume, sets `next_run_at`
-         *     from now; a paused schedule has `next_run_at` null and fires nothing.
+         *     other; `timezone` alone changes a cron schedule's zone, and answers 400 on an interval
+         *     schedule), `template`, `overlap` or `paused`. A new timing, or a resume, sets `next_run_at`
+         *     from now (an interval keeps the phase of the schedule's creation); a paused schedule has
+         *     `next_run_at` null and fires nothing.
          */
         patch: operations["updateSchedule"];
         trace?: never;
@@ -2232,11 +2238,10 @@ export interface components {
         QuotaUsage: {
             /**
              * @description `agents_per_user` (`QUOTA_AGENTS_PER_USER`), `tasks_per_agent`
-             *     (`QUOTA_TASKS_PER_AGENT`), `stored_bytes_per_user` (`QUOTA_STORED_BYTES_PER_USER`) or
-             *     `schedules_per_agent` (1,000).
+             *     (`QUOTA_TASKS_PER_AGENT`) or `stored_bytes_per_user` (`QUOTA_STORED_BYTES_PER_USER`).
              * @enum {string}
              */
-            quota: "agents_per_user" | "tasks_per_agent" | "stored_bytes_per_user" | "schedules_per_agent";
+            quota: "agents_per_user" | "tasks_per_agent" | "stored_bytes_per_user";
             /** @description The configured limit of this quota: agents, tasks or bytes. */
             limit: number;
             /** @description Agents owned, tasks held, or bytes stored now, before the refused write. */
@@ -2652,26 +2657,27 @@ export interface components {
             meta: components["schemas"]["CursorMeta"];
         };
         /** @description What to do (`action`) to which tasks: those named by `ids`, or those in `status` (exactly one of the two). */
-        TaskBatchCreate: {
-            /**
-             * @description `cancel` (a queued or running task) or `retry` (a failed or cancelled task).
-             * @enum {string}
-             */
-            action: "cancel" | "retry";
+        TaskBatchCreate: components["schemas"]["TaskBatchByIds"] | components["schemas"]["TaskBatchByStatus"];
+        /**
+         * @description `cancel` (a queued or running task) or `retry` (a failed or cancelled task).
+         * @enum {string}
+         */
+        TaskBatchAction: "cancel" | "retry";
+        /** @description The tasks named by id. */
+        TaskBatchByIds: {
+            action: components["schemas"]["TaskBatchAction"];
             /** @description The tasks, by id, each once. */
-            ids?: components["schemas"]["Id"][];
-            status?: components["schemas"]["TaskStatus"];
+            ids: components["schemas"]["Id"][];
+        };
+        /** @description The tasks in one status, oldest first. */
+        TaskBatchByStatus: {
+            action: components["schemas"]["TaskBatchAction"];
+            status: components["schemas"]["TaskStatus"];
             /**
-             * @description With `status`, the most tasks this request takes (the oldest first).
+             * @description The most tasks this request takes (the oldest first).
              * @default 1000
              */
             limit?: number;
-        } | {
-            /** @description The tasks, by id. */
-            ids: unknown;
-        } | {
-            /** @description Every task in this status. */
-            status: unknown;
         };
         /** @description What the batch did to one task. */
         TaskBatchResult: {
@@ -2681,10 +2687,11 @@ export interface components {
              * @enum {string}
              */
             outcome: "changed" | "refused";
-            status: components["schemas"]["TaskStatus"];
+            /** @description The task's status now; null when it was deleted while the batch ran. */
+            status: components["schemas"]["TaskStatus"] | null;
             /** @description Why the task was refused; null when it changed. */
             error: null | {
-                /** @description The code its own request would have answered (`STATE_CONFLICT`). */
+                /** @description The code its own request would have answered (`CONFLICT` for a task in a state the action does not take, `QUOTA_EXCEEDED`). */
                 code: string;
                 /** @description In words for people. */
                 message: string;
@@ -2692,11 +2699,7 @@ export interface components {
         };
         /** @description What a batch did, task by task. */
         TaskBatch: {
-            /**
-             * @description The action applied.
-             * @enum {string}
-             */
-            action: "cancel" | "retry";
+            action: components["schemas"]["TaskBatchAction"];
             /** @description How many tasks changed. */
             changed: number;
             /** @description How many tasks were refused. */
@@ -2714,8 +2717,9 @@ export interface components {
         ScheduleName: string | null;
         /**
          * @description A cron expression of five fields (minute, hour, day of month, month, day of week), as
-         *     crontab reads them: lists, ranges, steps and names (`JAN`, `MON`) are accepted. Seconds
-         *     and nicknames (`@daily`) are not.
+         *     crontab reads them: lists, ranges, steps and names (`JAN`, `MON`) are accepted, and a day
+         *     of month and a day of week both restricted match either. Seconds, nicknames (`@daily`) and
+         *     extensions (`L`, `W`, `#`, `?`) are not.
          * @example 30 9 * * MON-FRI
          */
         ScheduleCron: string;
@@ -2772,12 +2776,13 @@ export interface components {
             created_at?: components["schemas"]["Timestamp"];
             updated_at?: components["schemas"]["Timestamp"];
         };
-        /** @description A new schedule; exactly one of `cron` and `interval_seconds`. */
-        ScheduleCreate: {
-            name?: components["schemas"]["ScheduleName"];
-            cron?: components["schemas"]["ScheduleCron"];
+        /** @description A new schedule, on a cron expression or at an interval (exactly one of `cron` and `interval_seconds`). */
+        ScheduleCreate: components["schemas"]["ScheduleCreateCron"] | components["schemas"]["ScheduleCreateInterval"];
+        /** @description A schedule on a cron expression. */
+        ScheduleCreateCron: {
+            cron: components["schemas"]["ScheduleCron"];
             timezone?: components["schemas"]["ScheduleTimezone"];
-            interval_seconds?: components["schemas"]["ScheduleInterval"];
+            name?: components["schemas"]["ScheduleName"];
             template: components["schemas"]["ScheduleTemplate"];
             /**
              * @description Created paused (it fires nothing until resumed).
@@ -2786,12 +2791,19 @@ export interface components {
             paused?: boolean;
             /** @default skip */
             overlap?: components["schemas"]["ScheduleOverlap"];
-        } | {
-            /** @description The cron expression. */
-            cron: unknown;
-        } | {
-            /** @description The interval. */
-            interval_seconds: unknown;
+        };
+        /** @description A schedule at an interval. */
+        ScheduleCreateInterval: {
+            interval_seconds: components["schemas"]["ScheduleInterval"];
+            name?: components["schemas"]["ScheduleName"];
+            template: components["schemas"]["ScheduleTemplate"];
+            /**
+             * @description Created paused (it fires nothing until resumed).
+             * @default false
+             */
+            paused?: boolean;
+            /** @default skip */
+            overlap?: components["schemas"]["ScheduleOverlap"];
         };
         /** @description A partial update, at least one field; `cron` and `interval_seconds` not both. */
         ScheduleUpdate: {
@@ -6991,7 +7003,7 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             408: components["responses"]["ApiRequestTimeout"];
-            409: components["responses"]["ApiConflictQuotaOrKeyInUse"];
+            409: components["responses"]["ApiConflictOrKeyInUse"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             417: components["responses"]["ApiExpectationFailed"];

@@ -36,6 +36,8 @@ import { authHandlers } from './http/routes/auth';
 import { healthHandlers, type Lifecycle } from './http/routes/health';
 import { fleetHealthHandlers } from './http/routes/fleet-health';
 import { leaseHandlers } from './http/routes/leases';
+import { scheduleHandlers } from './http/routes/schedules';
+import { taskSteeringHandlers } from './http/routes/task-steering';
 import { taskHandlers } from './http/routes/tasks';
 import { v1AgentKeyHandlers } from './http/routes/v1-agent-keys';
 import { v1AgentHandlers } from './http/routes/v1-agents';
@@ -195,6 +197,8 @@ export function buildApp({
       deliveriesDue,
     ),
     ...leaseHandlers(queue, pathTo),
+    ...scheduleHandlers(store, config, pathTo),
+    ...taskSteeringHandlers(store, config, wakeups),
     ...fleetHealthHandlers(
       store,
       { pollMs: config.events.pollMs, heartbeatMs: config.events.heartbeatMs, draining: () => lifecycle.draining || wakeups.closed },

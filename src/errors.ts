@@ -47,6 +47,7 @@ export const connectionNotFound = () => new AppError('not_found', 'No connection
 export const agentKeyNotFound = () => new AppError('not_found', 'Agent key not found');
 export const webhookNotFound = () => new AppError('not_found', 'Webhook not found');
 export const webhookDeliveryNotFound = () => new AppError('not_found', 'Webhook delivery not found');
+export const scheduleNotFound = () => new AppError('not_found', 'Schedule not found');
 
 export const stateConflict = (message: string, details?: Record<string, unknown>) =>
   new AppError('state_conflict', message, details);
@@ -101,7 +102,7 @@ export const invalidCursor = () =>
     { field: 'cursor', in: 'query', message: 'not a cursor of this collection' },
   ]);
 
-/** The per-user or per-agent limits of the configuration (QUOTA_*). */
+/** The per-user or per-agent limits of the configuration (QUOTA_*), and the fixed one of schedules. */
 export type QuotaName = 'agents_per_user' | 'tasks_per_agent' | 'stored_bytes_per_user';
 
 /** A write that would take its owner beyond a quota: `usage` is what is used now, before the write. */

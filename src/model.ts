@@ -51,3 +51,7 @@ export type AgentUsage = Schemas['AgentUsage'];
 export type Worker = Schemas['Worker'];
 export type AgentStats = Schemas['AgentStats'];
 export type EventType = Schemas['EventType'];
+export type Schedule = Schemas['Schedule'];
+export type ScheduleCreate = Schemas['ScheduleCreate'];
+export type ScheduleUpdate = Schemas['ScheduleUpdate'];
+export type ScheduleTemplate = Schemas['ScheduleTemplate'];

@@ -7,6 +7,7 @@ import { passwordProblem } from '../domain/password-policy';
 import type { IdempotencySettings } from '../domain/idempotency';
 import type { RetryPolicy } from '../domain/leases';
 import type { Quotas } from '../domain/quotas';
+import type { ScheduleSettings } from '../domain/schedules';
 import type { WebhookSettings } from '../domain/webhooks';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseConfig } from '../data/database';
 import type { RedisConfig } from '../data/redis';
@@ -37,6 +38,8 @@ export interface Config {
   events: EventSettings;
   /** Webhook deliveries: what may be called, how long an attempt may take, when failures are retried, how often each process looks for work. */
   webhooks: WebhookSettings;
+  /** Schedules: how often each process looks for due ones. */
+  schedules: ScheduleSettings;
   /** How long the answer to a create sent with an Idempotency-Key is kept for its retries (IDEMPOTENCY_KEY_TTL_HOURS). */
   idempotency: IdempotencySettings;
   validateResponses: boolean;
@@ -241,6 +244,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       streamsPerPrincipal: integer('EVENT_STREAMS_PER_PRINCIPAL', 10, 1, 10_000),
     },
     webhooks: parseWebhooks(env, nodeEnv, integer, boolean, problems, warnings),
+    schedules: { pollMs: integer('SCHEDULE_POLL_MS', 250, 10, 60_000) },
     idempotency: { ttlHours: integer('IDEMPOTENCY_KEY_TTL_HOURS', 24, 1, 24 * 30) },
     validateResponses: boolean('VALIDATE_RESPONSES', true),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

@@ -1,5 +1,5 @@
 import type { EventRecord, IdempotencyRecord, Identity, LeaseRecord, LogLineRecord, ProviderTokenRecord, WebhookRecord } from './records';
-import type { Agent, AgentKey, AgentKeyScope, EventType, Post, PostSummary, Task, TaskSummary, User, WebhookAttempt, WebhookDelivery } from '../model';
+import type { Agent, AgentKey, AgentKeyScope, EventType, Post, PostSummary, Schedule, Task, TaskSummary, User, WebhookAttempt, WebhookDelivery } from '../model';
 
 /**
  * The one place that knows how SQLite and PostgreSQL return values differently: timestamps
@@ -27,6 +27,7 @@ export interface RowMapper {
   toWebhookAttempt(row: Record<string, unknown>): WebhookAttempt;
   toEvent(row: Record<string, unknown>): EventRecord;
   toIdempotencyRecord(row: Record<string, unknown>): IdempotencyRecord;
+  toSchedule(row: Record<string, unknown>): Schedule;
 }
 
 export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
@@ -226,6 +227,24 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
       last_status_code: row.last_status_code === null || row.last_status_code === undefined ? null : Number(row.last_status_code),
       last_error: nullableText(row.last_error),
       next_attempt_at: toNullableIsoTimestamp(row.next_attempt_at),
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+    }),
+    toSchedule: (row) => ({
+      id: String(row.id),
+      agent_id: String(row.agent_id),
+      name: nullableText(row.name),
+      cron: nullableText(row.cron),
+      timezone: String(row.timezone),
+      interval_seconds: row.interval_seconds === null || row.interval_seconds === undefined ? null : Number(row.interval_seconds),
+      template: json(row.template) as Schedule['template'],
+      // SQLite hands booleans back as 0 and 1.
+      paused: row.paused === true || row.paused === 1,
+      overlap: row.overlap as Schedule['overlap'],
+      next_run_at: toNullableIsoTimestamp(row.next_run_at),
+      last_run_at: toNullableIsoTimestamp(row.last_run_at),
+      last_task_id: nullableText(row.last_task_id),
+      last_error: nullableText(row.last_error),
       created_at: toIsoTimestamp(row.created_at),
       updated_at: toIsoTimestamp(row.updated_at),
     }),

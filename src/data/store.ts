@@ -11,6 +11,7 @@ import { createLeasesRepository, type LeasesRepository } from './leases-reposito
 import { createPostsRepository, type PostsRepository } from './posts-repository';
 import { createProviderTokensRepository, type ProviderTokensRepository } from './provider-tokens-repository';
 import { createRowMapper } from './row-mapper';
+import { compileSchedulesQueries, createSchedulesRepository, type SchedulesRepository } from './schedules-repository';
 import { compileSessionsQueries, createSessionsRepository, type SessionsRepository } from './sessions-repository';
 import { createTaskLogsRepository, type TaskLogsRepository } from './task-logs-repository';
 import { compileTasksQueries, createTasksRepository, type TasksRepository } from './tasks-repository';
@@ -36,6 +37,8 @@ export interface Store {
   /** The fleet's history; what a transaction records is written as it commits. */
   events: EventsRepository;
   webhooks: WebhooksRepository;
+  /** Schedules that create an agent's tasks over time. */
+  schedules: SchedulesRepository;
   idempotencyKeys: IdempotencyKeysRepository;
   /** Runs `work` in one transaction; rows read with `lock` stay locked until it ends. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
@@ -49,6 +52,7 @@ export function createStore(db: Database): Store {
   const sessions = compileSessionsQueries(db);
   const agentKeys = compileAgentKeysQueries(db);
   const webhooks = compileWebhooksQueries(db);
+  const schedules = compileSchedulesQueries(db);
   // A transaction uses two or three of the repositories: each is made on first use.
   const bind = (executor: Executor, pending: PendingEvents | undefined): Store => {
     const inTransaction = pending !== undefined;
@@ -65,6 +69,7 @@ export function createStore(db: Database): Store {
     let agentKeysRepository: AgentKeysRepository | undefined;
     let eventsRepository: EventsRepository | undefined;
     let webhooksRepository: WebhooksRepository | undefined;
+    let schedulesRepository: SchedulesRepository | undefined;
     let idempotencyKeysRepository: IdempotencyKeysRepository | undefined;
     const store: Store = {
       get agents() {
@@ -106,6 +111,9 @@ export function createStore(db: Database): Store {
       transaction: (work) => (inTransaction ? work(store) : runWithEvents(work)),
       get webhooks() {
         return (webhooksRepository ??= createWebhooksRepository(executor, mapper, postgres, webhooks));
+      },
+      get schedules() {
+        return (schedulesRepository ??= createSchedulesRepository(executor, mapper, schedules));
       },
       get idempotencyKeys() {
         return (idempotencyKeysRepository ??= createIdempotencyKeysRepository(executor, mapper));

@@ -5,7 +5,7 @@ import { newestPerGroup, runListQuery, type ColumnAllowList } from './collection
 import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';
 import type { UsageDelta } from './records';
-import { toJsonColumn, type RowMapper } from './row-mapper';
+import { toIsoTimestamp, toJsonColumn, type RowMapper } from './row-mapper';
 import { usageColumns } from './usage-repository';
 
 /**
@@ -42,6 +42,14 @@ export interface TasksRepository {
   /** The agent's queued tasks that cannot be claimed before a later `available_at`. */
   countWaiting(agentId: string, at: string): Promise<number>;
   countOf(agentId: string): Promise<number>;
+  /** When the agent's next queued task that is not yet claimable at `at` becomes claimable; undefined when none waits. */
+  nextAvailableAt(agentId: string, at: string): Promise<string | undefined>;
+  /** Unfinished tasks (of any agent) whose deadline is at or before `at`, the earliest first. */
+  listPastDeadline(at: string, limit: number): Promise<Array<Pick<Task, 'id' | 'agent_id'>>>;
+  /** Which of `ids` name tasks of the agent. */
+  existingIds(agentId: string, ids: string[]): Promise<Set<string>>;
+  /** The ids of the agent's tasks in `status`, oldest first, at most `limit`. */
+  idsInStatus(agentId: string, status: TaskStatus, limit: number): Promise<string[]>;
   /** The bytes the deleted task stored, or undefined when there was no such task. */
   remove(agentId: string, id: string): Promise<number | undefined>;
 }
@@ -194,6 +202,28 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, postgres:
     async countOf(agentId) {
       const row = await db('agent_task_counts').where({ agent_id: agentId }).sum({ n: 'n' }).first();
       return Number(row?.n ?? 0);
+    },
+    async nextAvailableAt(agentId, at) {
+      const row = await db('tasks').where({ agent_id: agentId }).whereRaw("status = 'queued'").andWhere('available_at', '>', at).min({ next: 'available_at' }).first();
+      return row?.next === null || row?.next === undefined ? undefined : toIsoTimestamp(row.next);
+    },
+    async listPastDeadline(at, limit) {
+      // The statuses written into the text, as the partial index of deadlines names them.
+      const rows = await db('tasks').select('id', 'agent_id').whereRaw("status in ('queued', 'running')").andWhere('deadline_at', '<=', at).orderBy('deadline_at').limit(limit);
+      return rows.map((row: Record<string, unknown>) => ({ id: String(row.id), agent_id: String(row.agent_id) }));
+    },
+    async existingIds(agentId, ids) {
+      const found = new Set<string>();
+      const valid = ids.filter(isId);
+      for (let start = 0; start < valid.length; start += 500) {
+        const rows = await db('tasks').select('id').where({ agent_id: agentId }).whereIn('id', valid.slice(start, start + 500));
+        for (const row of rows) found.add(String(row.id));
+      }
+      return found;
+    },
+    async idsInStatus(agentId, status, limit) {
+      const rows = await db('tasks').select('id').where({ agent_id: agentId, status }).orderBy('id').limit(limit);
+      return rows.map((row: Record<string, unknown>) => String(row.id));
     },
     async remove(agentId, id) {
       if (!isId(id) || !isId(agentId)) return undefined;

@@ -36,6 +36,10 @@ export const RECHECK_MS = 500;
 const SWEEP_BATCH = 100;
 /** The error of a task whose last lease expired with no attempt left. */
 export const LEASE_EXPIRED_ERROR = 'lease expired';
+/** The error of a task not finished `timeout_seconds` after its first lease. */
+export const DEADLINE_ERROR = 'deadline exceeded';
+
+const pastDeadline = (task: Task, at: string): boolean => task.deadline_at !== null && task.deadline_at <= at;
 
 /**
  * The delay before a task whose attempt number `attempts` failed may be claimed again: the base
@@ -130,7 +134,7 @@ export async function claimLease(
 ): Promise<Lease | undefined> {
   const deadline = Date.now() + claim.waitSeconds * 1000;
   for (;;) {
-    const lease = await claimOnce(queue, principal, agentId, claim.ttlSeconds);
+    const { lease, nextAt } = await claimOnce(queue, principal, agentId, claim.ttlSeconds);
     if (lease && signal?.aborted) {
       await giveBack(queue, principal, lease).catch(() => undefined);
       return undefined;
@@ -138,13 +142,19 @@ export async function claimLease(
     if (lease) return lease;
     const remaining = deadline - Date.now();
     if (remaining <= 0 || signal?.aborted || queue.wakeups.closed) return undefined;
-    await queue.wakeups.wait(agentId, Math.min(remaining, RECHECK_MS), signal);
+    // A task scheduled (or backing off) to become claimable sooner than the next look is waited for exactly.
+    const untilNext = nextAt === undefined ? RECHECK_MS : Math.max(0, Date.parse(nextAt) - Date.now());
+    await queue.wakeups.wait(agentId, Math.min(remaining, RECHECK_MS, untilNext), signal);
     if (signal?.aborted || queue.wakeups.closed) return undefined;
   }
 }
 
-/** One look: the agent's expired leases end first (their tasks may be the next), then the next task is taken. */
-function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlSeconds: number): Promise<Lease | undefined> {
+/**
+ * One look: the agent's expired leases end first (their tasks may be the next), then, unless the
+ * agent already runs `max_concurrency` tasks, the next task is taken. Without one, `nextAt` is when
+ * the agent's next waiting task becomes claimable, if any does.
+ */
+function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlSeconds: number): Promise<{ lease?: Lease; nextAt?: string }> {
   return queue.store.transaction(async (tx) => {
     let agent = await findAgent(tx, principal, agentId, true);
     if (!canStartTasks(agent.status)) {
@@ -152,8 +162,16 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
     }
     const at = now();
     for (const expired of await tx.leases.expiredOf(agentId, at)) agent = await expireLocked(tx, agent, expired, at, queue);
-    const task = await tx.tasks.nextClaimable(agentId, at);
-    if (!task) return undefined;
+    // The agent's lock serialises its claims, and its running count is kept in the same transactions
+    // as its tasks' moves: the cap holds exactly, across instances.
+    if (agent.max_concurrency !== null && (await tx.tasks.countRunning(agentId)) >= agent.max_concurrency) return {};
+    let task = await tx.tasks.nextClaimable(agentId, at);
+    // A task past its deadline while queued (backing off) fails instead of starting.
+    while (task && task.deadline_at !== null && task.deadline_at <= at) {
+      agent = await timeOutLocked(tx, agent, task, at, queue);
+      task = await tx.tasks.nextClaimable(agentId, at);
+    }
+    if (!task) return { nextAt: await tx.tasks.nextAvailableAt(agentId, at) };
     const timestamp = nextTimestamp(task.updated_at);
     const worker = workerOf(principal);
     const draft: Omit<LeaseRecord, 'number'> = {
@@ -180,7 +198,16 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
     const running = await tx.tasks.update(
       task.id,
       'queued',
-      { status: 'running', attempts: task.attempts + 1, started_at: timestamp, updated_at: timestamp, lease_id: draft.id, progress: null },
+      {
+        status: 'running',
+        attempts: task.attempts + 1,
+        started_at: timestamp,
+        updated_at: timestamp,
+        lease_id: draft.id,
+        progress: null,
+        // The deadline runs from the first lease, across every attempt.
+        ...(task.timeout_seconds !== null && task.deadline_at === null ? { deadline_at: addMs(timestamp, task.timeout_seconds * 1000) } : {}),
+      },
       0,
     );
     // The task row is locked (or, on SQLite, the whole database): nobody else can have moved it.
@@ -188,7 +215,7 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
     const lease = await tx.leases.insert(draft);
     recordTaskChange(tx, agent, task, running, 'task.leased');
     await followTaskStatus(tx, agent, 'queued', 'running');
-    return present(lease, running, timestamp);
+    return { lease: present(lease, running, timestamp) };
   });
 }
 
@@ -213,12 +240,19 @@ export async function updateLease(queue: WorkQueue, principal: Principal, agentI
   if (!('status' in update)) return heartbeat(queue.store, principal, agentId, leaseId, update);
   if (update.status === 'succeeded') assertJsonSize('result', update.result);
   let requeued = false;
+  let capped = false;
   const lease = await queue.store.transaction(async (tx) => {
     const agent = await findAgent(tx, principal, agentId, true);
+    capped = agent.max_concurrency !== null;
     const found = await findLease(tx, agentId, leaseId);
     const task = await leasedTask(tx, found);
     const at = now();
     assertActive(found, at);
+    // Too late: the task fails as the sweep would have failed it, and the worker hears so once that is committed.
+    if (pastDeadline(task, at)) {
+      await timeOutLocked(tx, agent, task, at, queue);
+      return undefined;
+    }
     // Usage is added to the attempt in the statement that ends it.
     const usage = update.usage === undefined ? undefined : usageDelta(update.usage);
     const ended = await tx.leases.updateActive(
@@ -237,7 +271,9 @@ export async function updateLease(queue: WorkQueue, principal: Principal, agentI
     requeued = outcome.status === 'queued';
     return present(ended, outcome, at);
   });
-  if (requeued) queue.wakeups.notify(agentId);
+  // A capped agent's waiting claims may go on once one of its tasks stops running.
+  if (requeued || capped) queue.wakeups.notify(agentId);
+  if (!lease) throw leaseLost('timed_out');
   return lease;
 }
 
@@ -255,6 +291,8 @@ function heartbeat(
     let task = await leasedTask(tx, found);
     const at = now();
     assertActive(found, at);
+    // The sweep fails the task under its agent's lock, which a heartbeat does not take.
+    if (pastDeadline(task, at)) throw leaseLost('timed_out');
     const ttlSeconds = update.ttl_seconds ?? found.ttl_seconds;
     const usage = update.usage === undefined ? undefined : usageDelta(update.usage);
     const extended = await tx.leases.updateActive(
@@ -378,6 +416,46 @@ export async function sweepExpiredLeases(queue: WorkQueue, at: string = now()): 
   return ended;
 }
 
+/**
+ * Fails a queued or running task whose deadline has passed (the caller holds its agent's and its
+ * own locks): its active lease ends as `timed_out` and no attempt follows. Answers the agent as it is now.
+ */
+async function timeOutLocked(tx: Store, agent: Agent, task: Task, at: string, queue: WorkQueue): Promise<Agent> {
+  if (task.status === 'running' && task.lease_id !== null) {
+    await tx.leases.updateActive(task.lease_id, { status: 'timed_out', ended_at: at, expires_at: at, outcome: 'timed_out', error: DEADLINE_ERROR });
+  }
+  const timestamp = nextTimestamp(task.updated_at > at ? task.updated_at : at);
+  const changes = { status: 'failed' as const, error: DEADLINE_ERROR, last_error: DEADLINE_ERROR, finished_at: timestamp, updated_at: timestamp, lease_id: null, started_at: task.started_at ?? timestamp };
+  const bytesDelta = taskBytes({ ...task, ...changes }) - taskBytes(task);
+  const updated = await tx.tasks.update(task.id, task.status, changes, bytesDelta);
+  if (!updated) throw new Error(`task ${task.id} changed under its lock`);
+  recordTaskChange(tx, agent, task, updated);
+  const current = await followTaskStatus(tx, agent, task.status, 'failed');
+  await chargeOutcome(tx, agent, bytesDelta, { status: 'failed', error: DEADLINE_ERROR, retry: false, byService: true }, queue);
+  return current;
+}
+
+/**
+ * Fails every task past its deadline, whichever process runs it: each in a transaction of its own,
+ * under its agent's lock, and only while it is still unfinished and past it. Answers how many it failed.
+ */
+export async function sweepDeadlines(queue: WorkQueue, at: string = now()): Promise<number> {
+  let ended = 0;
+  for (const candidate of await queue.store.tasks.listPastDeadline(at, SWEEP_BATCH)) {
+    const failed = await queue.store.transaction(async (tx) => {
+      const agent = await tx.agents.lockUnlessHeld(candidate.agent_id);
+      if (!agent) return false;
+      const task = await tx.tasks.find(candidate.agent_id, candidate.id, { lock: true });
+      if (!task || (task.status !== 'queued' && task.status !== 'running') || !pastDeadline(task, at)) return false;
+      await timeOutLocked(tx, agent, task, at, queue);
+      ended += 1;
+      return agent.max_concurrency !== null;
+    });
+    if (failed) queue.wakeups.notify(candidate.agent_id);
+  }
+  return ended;
+}
+
 export const DEFAULT_LOG_LINES_PER_TASK = 10_000;
 /** The furthest back a worker may date a log line, and the furthest ahead (clocks drift). */
 const LOG_PAST_MS = 24 * 3_600_000;
@@ -394,9 +472,10 @@ export async function appendLogs(queue: WorkQueue, principal: Principal, agentId
   await queue.store.transaction(async (tx) => {
     await findAgent(tx, principal, agentId, false);
     const lease = await findLease(tx, agentId, leaseId);
-    await leasedTask(tx, lease);
+    const task = await leasedTask(tx, lease);
     const at = now();
     assertActive(lease, at);
+    if (pastDeadline(task, at)) throw leaseLost('timed_out');
     const kept = keepableLines(lines, at);
     await tx.taskLogs.append({ agent_id: agentId, task_id: lease.task_id, lease_id: lease.id, attempt: lease.number, lines: kept }, queue.logLinesPerTask ?? DEFAULT_LOG_LINES_PER_TASK);
   });

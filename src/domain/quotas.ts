@@ -7,6 +7,8 @@ export interface Quotas {
   agentsPerUser: number;
   tasksPerAgent: number;
   storedBytesPerUser: number;
+  /** The schedules an agent may hold: 1,000 (SCHEDULES_PER_AGENT) when absent; not configurable, a test lowers it. */
+  schedulesPerAgent?: number;
 }
 
 /** A value's size as JSON, as it is stored and sent; nothing (null) costs nothing. */

@@ -103,6 +103,7 @@ export function updateTask(
   return store.transaction(async (tx) => {
     const { agent, task } = await lockTask(tx, principal, agentId, taskId, precondition);
     const changes = planTaskChanges(agent, task, patch);
+    if (changes.status === 'running') await assertBelowCap(tx, agent);
     const bytesDelta = taskBytes({ ...task, ...changes }) - taskBytes(task);
     const updated = await tx.tasks.update(task.id, task.status, changes, bytesDelta);
     if (!updated) throw stateConflict('The task changed while this request was handled; read it and retry');
@@ -114,6 +115,51 @@ export function updateTask(
     await chargeStoredBytes(tx, agent.owner_id, bytesDelta, quotas, agentNotFound);
     return updated;
   });
+}
+
+/** The most attempts a task may be allowed, retries included. */
+export const MAX_ATTEMPTS_EVER = 1000;
+
+/**
+ * Queues a failed or cancelled task again as a new attempt, with one more attempt allowed when its
+ * attempts are spent. Its history (attempts, logs, usage, `last_error`) stays; its deadline starts
+ * again at its next lease.
+ */
+export async function retryTask(store: Store, principal: Principal, agentId: string, taskId: string, quotas: Quotas, wakeups?: TaskWakeups): Promise<Task> {
+  const retried = await store.transaction(async (tx) => {
+    const { agent, task } = await lockTask(tx, principal, agentId, taskId);
+    if (task.status !== 'failed' && task.status !== 'cancelled') {
+      throw stateConflict(`A ${task.status} task cannot be retried: only a failed or cancelled one`, { status: task.status });
+    }
+    if (!canAcceptTasks(agent.status)) {
+      throw stateConflict(`Agent is ${agent.status} and accepts no new task`, { agent_status: agent.status });
+    }
+    if (task.attempts >= MAX_ATTEMPTS_EVER) {
+      throw stateConflict(`The task has used its ${MAX_ATTEMPTS_EVER} attempts: create a new task`, { status: task.status });
+    }
+    const timestamp = nextTimestamp(task.updated_at);
+    const changes: TaskChanges = {
+      status: 'queued',
+      updated_at: timestamp,
+      available_at: timestamp,
+      started_at: null,
+      finished_at: null,
+      error: null,
+      result: null,
+      progress: null,
+      deadline_at: null,
+      max_attempts: Math.max(task.max_attempts, task.attempts + 1),
+    };
+    const bytesDelta = taskBytes({ ...task, ...changes }) - taskBytes(task);
+    const updated = await tx.tasks.update(task.id, task.status, changes, bytesDelta);
+    if (!updated) throw stateConflict('The task changed while this request was handled; read it and retry');
+    recordTaskChange(tx, agent, task, updated, 'task.requeued', { reason: 'retried', error: task.last_error });
+    await tx.agents.addStoredBytes(agentId, bytesDelta);
+    await chargeStoredBytes(tx, agent.owner_id, bytesDelta, quotas, agentNotFound);
+    return updated;
+  });
+  wakeups?.notify(agentId);
+  return retried;
 }
 
 export function deleteTask(store: Store, principal: Principal, agentId: string, taskId: string, precondition?: Precondition<Task>): Promise<void> {
@@ -178,6 +224,9 @@ function planTaskChanges(agent: Agent, task: Task, patch: TaskUpdate): TaskChang
     if (target === 'running' && !canStartTasks(agent.status)) {
       throw stateConflict(`Agent is ${agent.status}: no task can start`, { agent_status: agent.status });
     }
+    if (target === 'running' && task.timeout_seconds !== null && task.deadline_at === null) {
+      changes.deadline_at = new Date(Date.parse(timestamp) + task.timeout_seconds * 1000).toISOString();
+    }
     changes.status = target;
     if (target === 'running') changes.started_at = timestamp;
     if (isTerminal(target)) changes.finished_at = timestamp;
@@ -187,6 +236,15 @@ function planTaskChanges(agent: Agent, task: Task, patch: TaskUpdate): TaskChang
     if (task.lease_id !== null) changes.lease_id = null;
   }
   return changes;
+}
+
+/** A task may start only while fewer than the agent's `max_concurrency` run (the caller holds the agent's lock). */
+async function assertBelowCap(tx: Store, agent: Agent): Promise<void> {
+  if (agent.max_concurrency === null) return;
+  const running = await tx.tasks.countRunning(agent.id);
+  if (running >= agent.max_concurrency) {
+    throw stateConflict(`Agent already runs ${running} tasks, its max_concurrency`, { agent_status: agent.status });
+  }
 }
 
 /**

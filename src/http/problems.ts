@@ -1,4 +1,4 @@
-import type { FieldProblem, OAuthErrorCode } from '../errors';
+import type { ErrorCode, FieldProblem, OAuthErrorCode } from '../errors';
 import type { components } from '../../generated/api';
 import type { Surface } from '../contract/route-table';
 
@@ -79,9 +79,12 @@ function renderRoot(problem: Problem): { status: number; body: RootError } {
   return { status: problem.schemaViolation ? 422 : problem.status, body };
 }
 
+/** An error's code as the /api surface writes it. */
+export const apiCodeOf = (code: ErrorCode | ProblemCode): ApiError['error']['code'] => (code === 'state_conflict' ? 'conflict' : code).toUpperCase() as ApiError['error']['code'];
+
 function renderApi(problem: Problem, requestId: string): { status: number; body: ApiError | ApiOwnCodeBody } {
   const internal = problem.status >= 500 && problem.status !== 503;
-  const code = (problem.code === 'state_conflict' ? 'conflict' : problem.code).toUpperCase() as ApiError['error']['code'];
+  const code = apiCodeOf(problem.code);
   const fields = listed(problem);
   const error: ApiError['error'] = { code, message: internal ? 'Internal Server Error' : (fields?.message ?? problem.message), requestId };
   if (fields) {

@@ -13,7 +13,8 @@ import { connectRedis } from '../data/redis';
 import { createStore } from '../data/store';
 import { pruneEvents } from '../domain/events';
 import { purgeExpiredKeys } from '../domain/idempotency';
-import { sweepExpiredLeases } from '../domain/leases';
+import { sweepDeadlines, sweepExpiredLeases } from '../domain/leases';
+import { fireDueSchedules } from '../domain/schedules';
 import { createTaskWakeups } from '../domain/task-wakeups';
 import { prepareDrain } from '../http/drain';
 import { releaseYoungGeneration } from './heap-limits';
@@ -72,6 +73,9 @@ export async function serve(config: Config, worker: Worker | undefined): Promise
   // Safe when processes overlap: each lease is ended once, each row deleted once.
   const maintenance = [
     startPeriodicJob({ intervalMs: config.leases.sweepIntervalMs, run: () => sweepExpiredLeases(queue), done: 'expired leases ended', failed: 'lease sweep failed' }, logger),
+    startPeriodicJob({ intervalMs: config.leases.sweepIntervalMs, run: () => sweepDeadlines(queue), done: 'tasks past their deadline failed', failed: 'deadline sweep failed' }, logger),
+    // Each firing is made once: under its agent's lock, while its next_run_at is still the one listed.
+    startPeriodicJob({ intervalMs: config.schedules.pollMs, run: () => fireDueSchedules(store, { quotas: config.quotas, wakeups, logger }), done: 'schedules fired', failed: 'schedule poll failed' }, logger),
     startPeriodicJob({ intervalMs: EVENT_PRUNE_INTERVAL_MS, run: () => pruneEvents(store, config.events.retentionHours), done: 'old events pruned', failed: 'event pruning failed' }, logger),
     // An expired key still in the table is taken over by its next request anyway: no hurry.
     startPeriodicJob({ intervalMs: IDEMPOTENCY_PURGE_INTERVAL_MS, run: () => purgeExpiredKeys(store), done: 'expired idempotency keys purged', failed: 'idempotency key purge failed' }, logger),

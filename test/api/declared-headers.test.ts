@@ -115,6 +115,11 @@ const RECIPES: Record<string, Recipe> = {
   'POST /api/v1/agents/{agent_id}/leases/{lease_id}/logs 204': async (c) => c.call('POST', `${await newLease(c)}/logs`, { body: { lines: [{ level: 'info', message: 'headers' }] } }),
   'GET /api/v1/agents/{agent_id}/tasks/{task_id}/attempts 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/tasks/${c.ids.v1Task}/attempts`),
   'GET /api/v1/agents/{agent_id}/tasks/{task_id}/logs 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/tasks/${c.ids.v1Task}/logs`),
+  'GET /api/v1/agents/{agent_id}/schedules 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/schedules`),
+  'POST /api/v1/agents/{agent_id}/schedules 201': (c) => replayed(c, 'POST', `/api/v1/agents/${c.ids.v1Agent}/schedules`, { body: SCHEDULE }),
+  'GET /api/v1/agents/{agent_id}/schedules/{schedule_id} 200': async (c) => c.call('GET', await newSchedule(c)),
+  'PATCH /api/v1/agents/{agent_id}/schedules/{schedule_id} 200': async (c) => c.call('PATCH', await newSchedule(c), { body: { paused: true } }),
+  'DELETE /api/v1/agents/{agent_id}/schedules/{schedule_id} 204': async (c) => c.call('DELETE', await newSchedule(c)),
   'GET /api/v1/agents/{agent_id}/usage 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/usage`),
   'GET /api/v1/agents/{agent_id}/workers 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/workers`),
   'GET /api/v1/agents/{agent_id}/stats 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/stats`),
@@ -186,6 +191,16 @@ async function newKey(c: Context): Promise<string> {
   const res = await c.call('POST', `/api/v1/agents/${c.ids.v1Agent}/keys`, { body: { name: 'headers' } });
   if (res.status !== 201) throw new Error(`creating a key answered ${res.status}`);
   return ((await res.json()) as { data: { id: string } }).data.id;
+}
+
+const SCHEDULE = { cron: '0 9 * * MON-FRI', timezone: 'Europe/Paris', template: { title: 'headers' } };
+
+/** The path of a new schedule of the v1 agent (the Location of its create). */
+async function newSchedule(c: Context): Promise<string> {
+  const res = await c.call('POST', `/api/v1/agents/${c.ids.v1Agent}/schedules`, { body: SCHEDULE });
+  const location = res.headers.get('location');
+  if (res.status !== 201 || !location) throw new Error(`creating a schedule answered ${res.status}`);
+  return location;
 }
 
 /** A public address: endpoints are checked without name resolution. */

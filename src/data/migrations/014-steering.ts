@@ -8,7 +8,7 @@ const timestamp = (table: Knex.CreateTableBuilder, name: string) => table.timest
  * - `tasks.run_at` (when a task was asked to run), `timeout_seconds` and `deadline_at` (its first
  *   lease plus the timeout, set by the claim), `schedule_id` (the schedule that made it; kept
  *   when the schedule is deleted, so not a foreign key);
- * - a partial index of the running tasks that have a deadline, which the sweeper reads;
+ * - a partial index of the unfinished tasks that have a deadline, which the sweeper reads;
  * - `agents.max_concurrency` (null: no limit);
  * - `schedules`, with a partial index of the unpaused ones by their next firing, which every
  *   instance polls.
@@ -20,7 +20,7 @@ export async function up(db: Knex): Promise<void> {
     timestamp(table, 'deadline_at');
     table.uuid('schedule_id');
   });
-  await db.raw(`create index tasks_running_deadline on tasks (deadline_at) where status = 'running' and deadline_at is not null`);
+  await db.raw(`create index tasks_unfinished_deadline on tasks (deadline_at) where status in ('queued', 'running') and deadline_at is not null`);
   await db.schema.alterTable('agents', (table) => {
     table.integer('max_concurrency');
   });
@@ -50,6 +50,6 @@ export async function down(db: Knex): Promise<void> {
   // Not knex's dropColumn: on SQLite it rebuilds the table, which loses its triggers and, by the
   // cascade of its drop, every lease and log line of its tasks.
   await db.raw('alter table agents drop column max_concurrency');
-  await db.raw('drop index tasks_running_deadline');
+  await db.raw('drop index tasks_unfinished_deadline');
   for (const column of ['schedule_id', 'deadline_at', 'timeout_seconds', 'run_at']) await db.raw(`alter table tasks drop column ${column}`);
 }

@@ -103,14 +103,16 @@ function samplesOfType(name: string, schema: Schema, type: string): unknown[] {
 /**
  * Valid values for a property named `name`: every enum member; both ends of a numeric range; text,
  * formats, the empty string where allowed; a JSON object with every kind of value; null last when
- * nullable. Values the schema refuses are dropped (text a pattern refuses is replaced by one
- * generated from the pattern).
+ * nullable. Text with an `example` and neither pattern nor format is that example. Values the
+ * schema refuses are dropped (text a pattern refuses is replaced by one generated from the pattern).
  */
 export function samplesOf(name: string, input: Schema): unknown[] {
   const schema = flattenSchema(input);
   let values: unknown[];
   if (schema.const !== undefined) values = [schema.const];
   else if (Array.isArray(schema.enum)) values = [...(schema.enum as unknown[])];
+  // Text whose rules no keyword can state (a cron expression, a time zone): api.yaml's example of it.
+  else if (typeof schema.example === 'string' && schema.format === undefined && schema.pattern === undefined) values = [schema.example, ...(typesOf(schema).includes('null') ? [null] : [])];
   else {
     const types = typesOf(schema);
     values = types.filter((type) => type !== 'null').flatMap((type) => samplesOfType(name, schema, type));

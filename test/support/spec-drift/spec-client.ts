@@ -16,13 +16,13 @@ export interface WriteOperation {
   kind: 'create' | 'replace';
   /** The success the operation declares: 201 for a create, its 2xx for a replace. */
   success: number;
-  /** The request body's schema, `allOf` merged. */
+  /** The request body's schema, `allOf` merged: one of its shapes when it is a `oneOf` of objects (a write for each). */
   body: Schema;
   /** Whether api.yaml requires a `Location` on its 201. */
   location: boolean;
 }
 
-/** Every create (POST answering 201) and replace (PUT) operation with a JSON body, in api.yaml's order. */
+/** Every create (POST answering 201) and replace (PUT) operation with a JSON body, in api.yaml's order; one per shape of a `oneOf` body. */
 export function writeOperations(contract: Contract): WriteOperation[] {
   const writes: WriteOperation[] = [];
   for (const operation of contract.operations) {
@@ -34,7 +34,7 @@ export function writeOperations(contract: Contract): WriteOperation[] {
     const success = kind === 'create' ? '201' : Object.keys(responses).find((status) => /^2\d\d$/.test(status));
     if (!success) throw new Error(`${operation.method} ${operation.template} declares no success`);
     const location = Object.entries(responses[success]?.headers ?? {}).some(([name, header]) => name.toLowerCase() === 'location' && header.required === true);
-    writes.push({ name: `${operation.method} ${operation.template}`, operation, kind, success: Number(success), body: schema, location });
+    for (const body of shapesOf(schema)) writes.push({ name: `${operation.method} ${operation.template}`, operation, kind, success: Number(success), body, location });
   }
   return writes;
 }
@@ -43,6 +43,12 @@ export function writeOperations(contract: Contract): WriteOperation[] {
 export function jsonBodyOf(operation: Operation): Schema | undefined {
   const schema = operation.operation.requestBody?.content?.['application/json']?.schema;
   return schema ? flattenSchema(schema) : undefined;
+}
+
+/** A body that is one of several objects (`oneOf` without properties of its own): each of them, `allOf` merged; otherwise the body itself. */
+export function shapesOf(schema: Schema): Schema[] {
+  const alternatives = schema.oneOf as Schema[] | undefined;
+  return !schema.properties && alternatives ? alternatives.map(flattenSchema) : [schema];
 }
 
 /** The `tokenUrl`s of the document's OAuth 2.0 password flows. */
