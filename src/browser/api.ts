@@ -36,6 +36,26 @@ export function messageOf(error: unknown, fallback: string): string {
 }
 
 /**
+ * What a 400 says of each field it refused (its `details`), by field name: a path inside the body
+ * is dotted (`template.title`), whichever separator the service used. Empty when it named none.
+ */
+export function fieldProblemsOf(error: unknown): Record<string, string> {
+  const body = error instanceof AgentFleetError ? error.body : error instanceof Error ? undefined : error;
+  const inner = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+  const details = typeof inner === 'object' && inner !== null ? (inner as { details?: unknown }).details : undefined;
+  const problems: Record<string, string> = {};
+  if (!Array.isArray(details)) return problems;
+  for (const detail of details as unknown[]) {
+    if (typeof detail !== 'object' || detail === null) continue;
+    const { field, message } = detail as { field?: unknown; message?: unknown };
+    if (typeof field !== 'string' || typeof message !== 'string') continue;
+    const name = field.replace(/\//g, '.');
+    problems[name] ??= message;
+  }
+  return problems;
+}
+
+/**
  * When to try again, from a 429's `Retry-After` (seconds): "in 40 seconds", "in 55 minutes (at
  * 09:12)", for a person who has to decide whether to wait.
  */

@@ -115,6 +115,11 @@ const RECIPES: Record<string, Recipe> = {
   'POST /api/v1/agents/{agent_id}/leases/{lease_id}/logs 204': async (c) => c.call('POST', `${await newLease(c)}/logs`, { body: { lines: [{ level: 'info', message: 'headers' }] } }),
   'GET /api/v1/agents/{agent_id}/tasks/{task_id}/attempts 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/tasks/${c.ids.v1Task}/attempts`),
   'GET /api/v1/agents/{agent_id}/tasks/{task_id}/logs 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/tasks/${c.ids.v1Task}/logs`),
+  'POST /api/v1/agents/{agent_id}/tasks/{task_id}/attempts 202': async (c) => c.call('POST', `${await cancelledTask(c)}/attempts`),
+  'POST /api/v1/agents/{agent_id}/task-batches 200': async (c) => {
+    const task = await cancelledTask(c);
+    return c.call('POST', `/api/v1/agents/${c.ids.v1Agent}/task-batches`, { body: { action: 'retry', ids: [task.split('/').pop()] } });
+  },
   'GET /api/v1/agents/{agent_id}/schedules 200': (c) => c.call('GET', `/api/v1/agents/${c.ids.v1Agent}/schedules`),
   'POST /api/v1/agents/{agent_id}/schedules 201': (c) => replayed(c, 'POST', `/api/v1/agents/${c.ids.v1Agent}/schedules`, { body: SCHEDULE }),
   'GET /api/v1/agents/{agent_id}/schedules/{schedule_id} 200': async (c) => c.call('GET', await newSchedule(c)),
@@ -191,6 +196,14 @@ async function newKey(c: Context): Promise<string> {
   const res = await c.call('POST', `/api/v1/agents/${c.ids.v1Agent}/keys`, { body: { name: 'headers' } });
   if (res.status !== 201) throw new Error(`creating a key answered ${res.status}`);
   return ((await res.json()) as { data: { id: string } }).data.id;
+}
+
+/** The path of a new cancelled task of the v1 agent. */
+async function cancelledTask(c: Context): Promise<string> {
+  const path = `/api/v1/agents/${c.ids.v1Agent}/tasks/${await created(c, `/agents/${c.ids.v1Agent}/tasks`, { title: 'again' })}`;
+  const res = await c.call('PATCH', path, { body: { status: 'cancelled' } });
+  if (res.status !== 200) throw new Error(`cancelling a task answered ${res.status}`);
+  return path;
 }
 
 const SCHEDULE = { cron: '0 9 * * MON-FRI', timezone: 'Europe/Paris', template: { title: 'headers' } };

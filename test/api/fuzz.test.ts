@@ -17,7 +17,7 @@ function answer(method: string, target: string, status: number, body?: unknown, 
 const TAGGED = { etag: '"v1"' };
 const RETRY = { 'retry-after': '60' };
 
-const agent = { id: AGENT_ID, owner_id: null, name: 'scout', type: 'type_a', status: 'idle', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+const agent = { id: AGENT_ID, owner_id: null, name: 'scout', type: 'type_a', status: 'idle', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', max_concurrency: null };
 
 describe('the contract oracle', () => {
   let contract: Contract;

@@ -53,7 +53,7 @@ interface Tally {
  * `workers` workers, spread over the processes, each claiming and reporting success until every
  * task has been acknowledged (or the deadline passes).
  */
-async function race(ports: number[], agentId: string, total: number, workers: number): Promise<Tally> {
+async function race(ports: number[], agentId: string, total: number, workers: number, holdMs = 0): Promise<Tally> {
   const tally: Tally = { acknowledged: new Map(), doubles: [], unexpected: [] };
   const deadline = Date.now() + 150_000;
   const work = async (worker: number) => {
@@ -67,6 +67,7 @@ async function race(ports: number[], agentId: string, total: number, workers: nu
         continue;
       }
       const lease = claim.body.data;
+      if (holdMs > 0) await sleep(holdMs);
       const done = await call(ports[(worker + n + 1) % ports.length] as number, 'PATCH', `/api/v1/agents/${agentId}/leases/${lease.id}`, { status: 'succeeded', result: { by: name } });
       if (done.status !== 200) {
         tally.unexpected.push(`report ${done.status} ${JSON.stringify(done.body)}`);
@@ -126,6 +127,36 @@ describe('leases across server processes', () => {
       try {
         await expectEachTaskDoneOnce(db, taskIds, tally);
         expect(await db('agents').where({ id: agentId }).first('status')).toEqual({ status: 'idle' });
+      } finally {
+        await db.destroy();
+      }
+    }, 240_000);
+
+    it('when 24 workers on two processes race for 120 tasks of an agent capped at 3, then never more than 3 run at once, and every task succeeds once', async () => {
+      const url = `${PG_TEST_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+      const first = await started(envFor(url));
+      const second = await started(envFor(url));
+      const { agentId, taskIds } = await queueTasks(first.port, 120);
+      expect((await call(first.port, 'PATCH', `/api/v1/agents/${agentId}`, { max_concurrency: 3 })).status).toBe(200);
+      const tally = await race([first.port, second.port], agentId, taskIds.length, 24, 15);
+      const db = knex({ client: 'pg', connection: PG_TEST_URL, searchPath: [schema] });
+      try {
+        await expectEachTaskDoneOnce(db, taskIds, tally);
+        // Each lease runs from its claim to its outcome, both stamped under the agent's lock.
+        const leases: Array<{ created_at: Date; ended_at: Date }> = await db('leases').where({ agent_id: agentId }).select('created_at', 'ended_at');
+        const moments = leases.flatMap((lease) => [
+          { at: lease.created_at.getTime(), step: 1 },
+          { at: lease.ended_at.getTime(), step: -1 },
+        ]);
+        // An end and a claim at the same millisecond: the end came first (the claim waited for its commit).
+        moments.sort((a, b) => a.at - b.at || a.step - b.step);
+        let running = 0;
+        let most = 0;
+        for (const moment of moments) {
+          running += moment.step;
+          most = Math.max(most, running);
+        }
+        expect(most).toBe(3);
       } finally {
         await db.destroy();
       }

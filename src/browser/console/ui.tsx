@@ -3,12 +3,12 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
-/** A status as a word with a mark: the colour repeats what the word and the mark already say. */
-export function StatusBadge({ status }: { status: string }) {
+/** A status as a word with a mark: the colour repeats what the word and the mark already say. `label`: the word, when the status's own name does not read well (`timed_out`). */
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
   return (
     <span class={`status status-${status}`}>
       <span class="status-mark" aria-hidden="true" />
-      {status}
+      {label ?? status}
     </span>
   );
 }
@@ -87,6 +87,13 @@ export function durationText(seconds: number | null | undefined): string {
   return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
 }
 
+/** A span of whole seconds as it was most likely typed: "45 s", "5 min", "2 h" (the largest unit it is a whole number of). */
+export function secondsText(seconds: number): string {
+  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
 const COUNT = new Intl.NumberFormat(undefined);
 export const countText = (value: number): string => COUNT.format(value);
 
@@ -162,6 +169,21 @@ export function ProgressBar({ progress, label }: { progress: { percent?: number;
       {progress.message && <span class="task-progress-message">{progress.message}</span>}
     </div>
   );
+}
+
+/** What is wrong with one field (said by the form, or by the service's 400), under it; see `invalidProps`. */
+export function FieldProblem({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={id} class="field-problem wide" role="alert">
+      {message}
+    </p>
+  );
+}
+
+/** A field's attributes while `message` says it is wrong: marked invalid, and described by its FieldProblem. */
+export function invalidProps(id: string, message: string | undefined): { 'aria-invalid'?: true; 'aria-describedby'?: string } {
+  return message ? { 'aria-invalid': true, 'aria-describedby': id } : {};
 }
 
 /** JSON for people: indented, in a scrollable block that keeps the page from scrolling sideways. */

@@ -14,7 +14,7 @@ import type { Handler } from '../typed-handler';
 export function taskSteeringHandlers(store: Store, limits: ServiceLimits, wakeups?: TaskWakeups): Pick<OperationHandlers, 'retryTask' | 'createTaskBatch'> {
   const retry: Handler<'retryTask'> = async (req, res) => {
     const task = await retryTask(store, principalOf(req), req.params.agent_id, req.params.task_id, limits.quotas, wakeups);
-    tagWrite(res, task).status(202).json(envelope(task));
+    tagWrite(res, task).set('Cache-Control', 'no-store').status(202).json(envelope(task));
   };
   const batch: Handler<'createTaskBatch'> = async (req, res) => {
     const outcome = await runTaskBatch(store, principalOf(req), req.params.agent_id, req.body, limits.quotas, wakeups);

@@ -35,6 +35,9 @@ export function propertiesOf(schema: Schema): Array<[string, Schema]> {
   return Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(([name, property]) => [name, flattenSchema(property)]);
 }
 
+/** A day ahead of the run, to the second plus 123 ms: a time every field takes (a `run_at` must lie within a year). */
+const SAMPLE_TIME = new Date(Math.floor(Date.now() / 1000) * 1000 + 86_400_000 + 123).toISOString();
+
 let serial = 0;
 /** Unique across the run: e-mail addresses must be, and equal values would prove nothing on a replace. */
 export const unique = () => `${(serial += 1)}${randomBytes(3).toString('hex')}`;
@@ -77,7 +80,7 @@ function samplesOfType(name: string, schema: Schema, type: string): unknown[] {
         case 'uuid':
           return [crypto.randomUUID()];
         case 'date-time':
-          return [new Date(Date.UTC(2031, 4, 6, 7, 8, 9, 123)).toISOString()];
+          return [SAMPLE_TIME];
         case 'date':
           return ['2031-05-06'];
         case 'uri':

@@ -1,6 +1,6 @@
-// One agent: who it is and its status, how it is doing (queue, throughput, wait and run times), its
-// workers and their leases, its tasks as a table (live), its usage, a form to queue a task, and its
-// keys. An id that names no agent of the signed-in person (none, deleted, or someone else's) shows
+// One agent: who it is, its status and how many of its tasks may run at once (changed in place),
+// how it is doing (queue, throughput, wait and run times), its workers and their leases, its tasks
+// as a table (live) with a form to queue one, its schedules, its usage, and its keys. An id that names no agent of the signed-in person (none, deleted, or someone else's) shows
 // "no such agent".
 import type { components, FleetEvent } from '@agent-fleet/client';
 import { AgentFleetError } from '@agent-fleet/client';
@@ -9,8 +9,10 @@ import { changesOf, useEvents } from '../live';
 import { useLoad } from '../load';
 import { hrefOf } from '../route';
 import { CopyButton, Empty, Loading, Problem, StatusBadge, ViewHeading } from '../ui';
+import { ConcurrencyFact } from './agent/concurrency';
 import { KeysSection } from './agent/keys';
 import { OverviewSection, UsageSection, WorkersSection } from './agent/overview';
+import { SchedulesSection } from './agent/schedules';
 import { TasksSection } from './agent/tasks';
 
 type Agent = components['schemas']['AgentResource'];
@@ -98,11 +100,13 @@ export function AgentView({ agentId }: { agentId: string }) {
             <code>{shown.id}</code> <CopyButton text={shown.id} label="Copy agent id" />
           </dd>
         </div>
+        <ConcurrencyFact agent={shown} onChanged={(changed) => agent.patch((current) => (current ? { ...current, ...changed, id: current.id } : current))} />
       </dl>
       {agent.error && <Problem message={agent.error} onRetry={agent.reload} />}
       <OverviewSection agentId={agentId} />
       <WorkersSection agentId={agentId} />
       <TasksSection agentId={agentId} />
+      <SchedulesSection agentId={agentId} />
       <UsageSection agentId={agentId} />
       <KeysSection agentId={agentId} />
     </section>

@@ -1,9 +1,10 @@
-// One task (#/agents/{agent_id}/tasks/{task_id}): where it stands and its last error, cancelling it
-// while it can be, its input and result, what its attempts used, and its timeline: each attempt
-// with its worker, times, outcome and error, interleaved with its log lines, which arrive live.
-// Events of the task change what is shown at once; an attempt beginning or ending reads the
-// attempts (and the task, for its usage) again.
-import type { FleetEvent } from '@agent-fleet/client';
+// One task (#/agents/{agent_id}/tasks/{task_id}): where it stands and its last error, when it is
+// scheduled to run, its timeout and deadline, the schedule that made it, cancelling it while it can
+// be and running it again once it failed or was cancelled, its input and result, what its attempts
+// used, and its timeline: each attempt with its worker, times, outcome and error, interleaved with
+// its log lines, which arrive live. Events of the task change what is shown at once; an attempt
+// beginning or ending reads the attempts (and the task, for its usage) again.
+import type { components, FleetEvent } from '@agent-fleet/client';
 import { AgentFleetError } from '@agent-fleet/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
@@ -11,12 +12,15 @@ import { ConfirmAction } from '../confirm-action';
 import { changesOf, useEvents } from '../live';
 import { useLoad } from '../load';
 import { hrefOf } from '../route';
-import { CopyButton, costText, countText, Empty, JsonBlock, Loading, Problem, ProgressBar, StatusBadge, Time, ViewHeading } from '../ui';
+import { CopyButton, costText, countText, Empty, JsonBlock, Loading, Problem, ProgressBar, relativeText, secondsText, StatusBadge, Time, ViewHeading } from '../ui';
 import { readAgent } from './agent';
 import type { Task } from './agent/task-list';
 import { cancelTask, isCancellable } from './task/cancel-task';
+import { isRetryable, retryTask } from './task/retry-task';
 import { LOG_LEVELS, MAX_LINES, useTaskLog, type LogLevel } from './task/task-logs';
 import { Timeline, workerName, type Attempt } from './task/timeline';
+
+type Schedule = components['schemas']['Schedule'];
 
 /** The most attempts read (a task's `max_attempts` is at most 100; released attempts come on top). */
 const MAX_ATTEMPTS = 1000;
@@ -29,6 +33,15 @@ async function readTask(agentId: string, taskId: string): Promise<Task | null> {
   if (response.status === 404) return null;
   if (!response.ok || !data) throw new AgentFleetError(response, error);
   return data.data as Task;
+}
+
+/** The schedule that created the task; null when it has none, or it was deleted since. */
+async function readSchedule(agentId: string, scheduleId: string | null | undefined): Promise<Schedule | null> {
+  if (!scheduleId) return null;
+  const { data, error, response } = await api.GET('/api/v1/agents/{agent_id}/schedules/{schedule_id}', { params: { path: { agent_id: agentId, schedule_id: scheduleId } } });
+  if (response.status === 404) return null;
+  if (!response.ok || !data) throw new AgentFleetError(response, error);
+  return data.data;
 }
 
 async function readAttempts(agentId: string, taskId: string): Promise<Attempt[]> {
@@ -58,6 +71,93 @@ function NoSuchTask({ agentId }: { agentId: string }) {
         </p>
       </Empty>
     </section>
+  );
+}
+
+/**
+ * When a queued task may be claimed: "Scheduled for" a time asked for (its `run_at`, or its
+ * schedule's firing), "Backing off until" a retry's delay ends, or "Available" since when.
+ */
+function WhenFacts({ task }: { task: Task }) {
+  const now = Date.now();
+  const available = Date.parse(task.available_at);
+  const ahead = task.status === 'queued' && available > now;
+  const asked = task.run_at ? Date.parse(task.run_at) : undefined;
+  const scheduled = ahead && asked !== undefined && asked >= available;
+  return (
+    <>
+      {task.status === 'queued' && (
+        <div>
+          <dt>{scheduled ? 'Scheduled for' : ahead ? 'Backing off until' : 'Available'}</dt>
+          <dd>
+            <Time at={task.available_at} />
+            {ahead && <span class="muted"> ({relativeText(task.available_at, now)})</span>}
+          </dd>
+        </div>
+      )}
+      {task.run_at && !scheduled && (
+        <div>
+          <dt>Asked to run at</dt>
+          <dd>
+            <Time at={task.run_at} />
+          </dd>
+        </div>
+      )}
+      {task.timeout_seconds !== null && task.timeout_seconds !== undefined && (
+        <div>
+          <dt>Timeout</dt>
+          <dd>
+            {secondsText(task.timeout_seconds)}
+            {!task.deadline_at && <span class="muted"> from its first lease</span>}
+          </dd>
+        </div>
+      )}
+      {task.deadline_at && (
+        <div>
+          <dt>Deadline</dt>
+          <dd>
+            <Time at={task.deadline_at} />
+          </dd>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The schedule that created the task, by name, linking to its agent's page (where its schedules are). */
+function ScheduleFact({ agentId, scheduleId }: { agentId: string; scheduleId: string }) {
+  const schedule = useLoad(() => readSchedule(agentId, scheduleId), [agentId, scheduleId]);
+  const name = schedule.data === undefined ? 'its schedule' : schedule.data === null ? 'a schedule since deleted' : (schedule.data.name ?? `“${schedule.data.template.title}”`);
+  return (
+    <div>
+      <dt>Created by schedule</dt>
+      <dd>
+        <a href={hrefOf.agent(agentId)}>{name}</a>
+      </dd>
+    </div>
+  );
+}
+
+/** Runs a failed or cancelled task again; the button keeps the focus while it sends. */
+function RetryButton({ task, onRetried }: { task: Task; onRetried: (task: Task) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const retry = async () => {
+    if (busy) return;
+    setBusy(true);
+    setProblem(undefined);
+    const answer = await retryTask(task.agent_id, task.id);
+    setBusy(false);
+    if (answer.ok) onRetried(answer.task);
+    else setProblem(answer.message);
+  };
+  return (
+    <>
+      <button type="button" class="secondary" aria-disabled={busy ? 'true' : undefined} onClick={() => void retry()} aria-label={`Retry task: ${task.title}`}>
+        {busy ? 'Retrying…' : 'Retry task'}
+      </button>
+      {problem && <Problem message={problem} />}
+    </>
   );
 }
 
@@ -155,12 +255,13 @@ export function TaskView({ agentId, taskId }: { agentId: string; taskId: string 
   const task = useLoad(() => readTask(agentId, taskId), [agentId, taskId]);
   const attempts = useLoad(() => readAttempts(agentId, taskId), [agentId, taskId]);
   const agent = useLoad(() => readAgent(agentId), [agentId]);
-  // Once cancelled, the Cancel button is gone: focus goes to the words that say so, not to nothing.
-  const [justCancelled, setJustCancelled] = useState(false);
+  // Once cancelled (or queued again), its button is gone: focus goes to the words that say so, not
+  // to nothing. They stay while the task is in the status they name.
+  const [justDone, setJustDone] = useState<{ words: string; status: Task['status'] } | undefined>(undefined);
   const said = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
-    if (justCancelled) said.current?.focus();
-  }, [justCancelled]);
+    if (justDone) said.current?.focus();
+  }, [justDone]);
   useEvents(
     (event) => {
       if (event.task_id !== taskId) return;
@@ -203,9 +304,6 @@ export function TaskView({ agentId, taskId }: { agentId: string; taskId: string 
     );
   }
   const lastAttempt = attempts.data?.at(-1);
-  const cancelled = () => {
-    setJustCancelled(true);
-  };
   return (
     <section class="task-view">
       {back}
@@ -242,14 +340,8 @@ export function TaskView({ agentId, taskId }: { agentId: string; taskId: string 
             <Time at={shown.finished_at} />
           </dd>
         </div>
-        {shown.status === 'queued' && (
-          <div>
-            <dt>Available</dt>
-            <dd>
-              <Time at={shown.available_at} />
-            </dd>
-          </div>
-        )}
+        <WhenFacts task={shown} />
+        {shown.schedule_id && <ScheduleFact agentId={agentId} scheduleId={shown.schedule_id} />}
         {lastAttempt && (
           <div>
             <dt>Last worker</dt>
@@ -272,10 +364,9 @@ export function TaskView({ agentId, taskId }: { agentId: string; taskId: string 
         </div>
       )}
       {task.error && <Problem message={task.error} onRetry={task.reload} />}
-      {/* Retrying a failed task comes with the API's retry operation: its button belongs here, beside Cancel. */}
-      {justCancelled && (
+      {justDone && justDone.status === shown.status && (
         <p class="task-said" tabIndex={-1} ref={said}>
-          Cancelled.
+          {justDone.words}
         </p>
       )}
       {isCancellable(shown) && (
@@ -290,8 +381,20 @@ export function TaskView({ agentId, taskId }: { agentId: string; taskId: string 
               if (!answer.ok) return answer.message;
               task.patch(() => answer.task);
               attempts.reload();
-              cancelled();
+              setJustDone({ words: 'Cancelled.', status: answer.task.status });
               return undefined;
+            }}
+          />
+        </div>
+      )}
+      {isRetryable(shown) && (
+        <div class="task-actions">
+          <RetryButton
+            task={shown}
+            onRetried={(retried) => {
+              task.patch(() => retried);
+              attempts.reload();
+              setJustDone({ words: 'Queued again.', status: retried.status });
             }}
           />
         </div>

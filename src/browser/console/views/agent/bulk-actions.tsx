@@ -1,31 +1,44 @@
-// What can be done to the tasks chosen in the table at once, and what became of each. Cancelling is
-// asked twice (ConfirmAction); each chosen task's outcome is then listed, since the service may
-// refuse some (a task that finished meanwhile) and others cannot be cancelled at all.
-//
-// Retrying several failed tasks at once waits for the API's batch operation: it belongs in the
-// group beside "Cancel selected", with its outcomes in the same report.
+// What can be done to the tasks chosen in the table at once, and what became of each. Cancelling
+// is asked twice (ConfirmAction); retrying, which ends nothing, is one press. Either is one batch
+// request for every chosen task; the service may refuse some (a task that finished meanwhile, one
+// in a status the action does not take), so each chosen task's outcome is then listed.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { messageOf } from '../../../api';
 import { ConfirmAction } from '../../confirm-action';
-import { cancelTasks, isCancellable, type CancelOutcome } from '../task/cancel-task';
-import type { Task, TaskRow } from './task-list';
+import { Problem } from '../../ui';
+import { isCancellable } from '../task/cancel-task';
+import { isRetryable } from '../task/retry-task';
+import { runTaskBatch, type BatchAction, type BatchOutcome } from './task-batch';
+import type { TaskRow } from './task-list';
 
-const OUTCOME_WORDS: Record<CancelOutcome['result'], string> = { cancelled: 'Cancelled', refused: 'Refused', skipped: 'Not cancelled' };
+const ACTION_WORDS: Record<BatchAction, { changed: string; done: string }> = {
+  cancel: { changed: 'Cancelled', done: 'cancelled' },
+  retry: { changed: 'Retried', done: 'retried' },
+};
 
-function Report({ outcomes, onDone }: { outcomes: CancelOutcome[]; onDone: () => void }) {
+interface Batch {
+  action: BatchAction;
+  outcomes: BatchOutcome[];
+}
+
+function Report({ batch, onDone }: { batch: Batch; onDone: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [outcomes]);
-  const count = (result: CancelOutcome['result']) => outcomes.filter((outcome) => outcome.result === result).length;
-  const cancelled = count('cancelled');
-  const notCancelled = outcomes.length - cancelled;
+  useEffect(() => heading.current?.focus(), [batch]);
+  const { outcomes } = batch;
+  const words = ACTION_WORDS[batch.action];
+  const changed = outcomes.filter((outcome) => outcome.result === 'changed').length;
+  const refused = outcomes.length - changed;
   return (
     <section class="bulk-report" aria-labelledby="bulk-report-title">
       <h3 id="bulk-report-title" tabIndex={-1} ref={heading}>
-        {cancelled} of {outcomes.length} cancelled{notCancelled > 0 ? `; ${notCancelled} not` : ''}
+        {changed} of {outcomes.length} {words.done}
+        {refused > 0 ? `; ${refused} refused` : ''}
       </h3>
       <ul>
         {outcomes.map((outcome) => (
           <li class={`bulk-outcome bulk-${outcome.result}`}>
-            <strong>{OUTCOME_WORDS[outcome.result]}:</strong> <span class="bulk-title">{outcome.task.title}</span> <span class="muted">({outcome.message})</span>
+            <strong>{outcome.result === 'changed' ? words.changed : 'Refused'}:</strong> <span class="bulk-title">{outcome.task.title}</span>{' '}
+            <span class="muted">({outcome.result === 'changed' ? `${outcome.was} → ${outcome.status ?? 'deleted'}` : outcome.message})</span>
           </li>
         ))}
       </ul>
@@ -36,33 +49,67 @@ function Report({ outcomes, onDone }: { outcomes: CancelOutcome[]; onDone: () =>
   );
 }
 
-export function BulkActions({ chosen, onChanged }: { chosen: readonly TaskRow[]; onChanged: (changed: Task[]) => void }) {
-  const [outcomes, setOutcomes] = useState<CancelOutcome[] | undefined>(undefined);
+/** How many of the chosen each action takes, as the table shows their statuses. */
+function countWords(chosen: readonly TaskRow[]): string {
   const cancellable = chosen.filter(isCancellable).length;
-  const cancel = async (): Promise<string | undefined> => {
-    const done = await cancelTasks(chosen);
-    setOutcomes(done);
-    onChanged(done.flatMap((outcome) => (outcome.changed ? [outcome.changed] : [])));
-    return undefined;
+  const retryable = chosen.filter(isRetryable).length;
+  const parts = [cancellable > 0 ? `${cancellable} can be cancelled` : '', retryable > 0 ? `${retryable} retried` : ''].filter(Boolean);
+  return `${chosen.length} selected: ${parts.length > 0 ? parts.join(', ') : 'none can be cancelled or retried'}`;
+}
+
+/** What confirming a cancel says when some chosen tasks are past it. */
+function cancelWarning(chosen: readonly TaskRow[]): string | undefined {
+  const others = chosen.length - chosen.filter(isCancellable).length;
+  if (others === 0) return undefined;
+  return `${others} of them ${others === 1 ? 'is' : 'are'} not queued or running: the service will refuse ${others === 1 ? 'it' : 'them'}.`;
+}
+
+export function BulkActions({ agentId, chosen, onChanged }: { agentId: string; chosen: readonly TaskRow[]; onChanged: (changed: Array<Pick<TaskRow, 'id' | 'status'>>) => void }) {
+  const [batch, setBatch] = useState<Batch | undefined>(undefined);
+  const [retrying, setRetrying] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  // A refusal of the whole batch goes with the choice it was about.
+  useEffect(() => {
+    if (chosen.length === 0) setProblem(undefined);
+  }, [chosen.length]);
+
+  /** Sends the batch; resolves with what to tell the person when the service refused it whole. */
+  const send = async (action: BatchAction): Promise<string | undefined> => {
+    setProblem(undefined);
+    try {
+      const outcomes = await runTaskBatch(agentId, action, chosen);
+      setBatch({ action, outcomes });
+      onChanged(outcomes.flatMap((outcome) => (outcome.result === 'changed' && outcome.status !== null ? [{ id: outcome.task.id, status: outcome.status }] : [])));
+      return undefined;
+    } catch (failure) {
+      return messageOf(failure, `The tasks could not be ${ACTION_WORDS[action].done}. Please try again.`);
+    }
   };
+  const retry = async () => {
+    if (retrying) return;
+    setRetrying(true);
+    const refused = await send('retry');
+    setRetrying(false);
+    if (refused !== undefined) setProblem(refused);
+  };
+
   const subject = `${chosen.length} selected ${chosen.length === 1 ? 'task' : 'tasks'}`;
   return (
     <>
       {chosen.length > 0 && (
         <div class="bulk-actions" role="group" aria-label="Selected tasks">
           <span class="bulk-count" role="status">
-            {chosen.length} selected{cancellable < chosen.length ? ` (${cancellable} can be cancelled)` : ''}
+            {countWords(chosen)}
           </span>
-          <ConfirmAction
-            label="Cancel selected"
-            confirmLabel={`Confirm cancel of ${cancellable}`}
-            subject={subject}
-            warning={cancellable === 0 ? 'None of them is queued or running: nothing will be sent.' : undefined}
-            onConfirm={cancel}
-          />
+          {/* aria-disabled, not disabled: the button keeps the keyboard's focus while it sends. */}
+          <button type="button" class="secondary" aria-disabled={retrying ? 'true' : undefined} onClick={() => void retry()} aria-label={`Retry selected: ${subject}`}>
+            {retrying ? 'Retrying…' : 'Retry selected'}
+          </button>
+          <ConfirmAction label="Cancel selected" confirmLabel={`Confirm cancel of ${chosen.length}`} subject={subject} warning={cancelWarning(chosen)} onConfirm={() => send('cancel')} />
+          {problem && <Problem message={problem} />}
         </div>
       )}
-      {outcomes && <Report outcomes={outcomes} onDone={() => setOutcomes(undefined)} />}
+      {batch && <Report batch={batch} onDone={() => setBatch(undefined)} />}
     </>
   );
 }

@@ -144,7 +144,7 @@ export function OverviewSection({ agentId }: { agentId: string }) {
       {shown && (
         <>
           <dl class="figures" aria-label={`Figures of the ${WINDOW_WORDS[shown.window]}`}>
-            <Figure label="Queued" value={countText(shown.queue_depth)} hint={shown.scheduled > 0 ? `+${countText(shown.scheduled)} waiting to retry` : 'claimable now'} />
+            <Figure label="Queued" value={countText(shown.queue_depth)} hint={shown.scheduled > 0 ? `+${countText(shown.scheduled)} scheduled or backing off` : 'claimable now'} />
             <Figure label="Running" value={countText(shown.tasks.running)} />
             <Figure label="Succeeded" value={countText(shown.succeeded)} hint={WINDOW_WORDS[shown.window]} />
             <Figure label="Failed" value={countText(shown.failed)} hint={WINDOW_WORDS[shown.window]} />

@@ -1,7 +1,7 @@
 // The agent's tasks as a table, a page at a time: the service filters by status, finds titles by
 // their beginning and sorts by the column a person clicks, so that all three hold across every task
 // of a busy agent, not only those loaded. Events patch the rows shown at once; a throttled read then
-// reconciles the page. Rows chosen with their checkboxes can be cancelled together.
+// reconciles the page. Rows chosen with their checkboxes can be cancelled or retried together.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useEvents } from '../../live';
 import { useLoad } from '../../load';
@@ -211,6 +211,7 @@ export function TasksSection({ agentId }: { agentId: string }) {
         </div>
       </div>
       <BulkActions
+        agentId={agentId}
         chosen={chosen}
         onChanged={(changed) => {
           for (const task of changed) page.patch((current) => patchRow(current, task.id, task));

@@ -1,5 +1,6 @@
 // A task's life in order: its creation, then each attempt (who claimed it, when it started, its log
-// lines as they were written, its last heartbeat and progress, how it ended and why), then its end.
+// lines as they were written, its last heartbeat and progress, how it ended and why: succeeded,
+// failed, released, expired, cancelled or timed out at its deadline), then its end.
 // Log lines are text and their data JSON, both shown as text: nothing a worker logs becomes markup.
 import type { components } from '@agent-fleet/client';
 import type { ComponentChildren } from 'preact';
@@ -8,6 +9,18 @@ import type { Task } from '../agent/task-list';
 import type { LogLine } from './task-logs';
 
 export type Attempt = components['schemas']['Attempt'];
+type Outcome = components['schemas']['AttemptOutcome'];
+
+/** How an attempt ended, in words: its outcome's name where it reads as one. */
+export const OUTCOME_WORDS: Record<Outcome, string> = {
+  succeeded: 'succeeded',
+  failed: 'failed',
+  released: 'released',
+  expired: 'expired',
+  cancelled: 'cancelled',
+  timed_out: 'timed out',
+};
+const outcomeWords = (outcome: Outcome | null): string => (outcome === null ? 'running' : (OUTCOME_WORDS[outcome] ?? outcome));
 
 const CLOCK = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
 const DAY = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -80,7 +93,8 @@ function momentsOf(attempt: Attempt | undefined, lines: readonly LogLine[]): Mom
         class: `moment-end moment-${attempt.outcome ?? 'ended'}`,
         view: (
           <>
-            <Stamp at={attempt.ended_at} /> Ended: <StatusBadge status={attempt.outcome ?? 'ended'} />
+            <Stamp at={attempt.ended_at} /> Ended: <StatusBadge status={attempt.outcome ?? 'ended'} label={attempt.outcome === null ? 'ended' : outcomeWords(attempt.outcome)} />
+            {attempt.outcome === 'timed_out' && <span class="muted"> (the task passed its deadline)</span>}
             {attempt.error && <span class="moment-error">{attempt.error}</span>}
           </>
         ),
@@ -96,7 +110,7 @@ function AttemptEntry({ number, attempt, lines, filteredOut }: { number: number;
     <li class={`timeline-attempt${running ? ' timeline-running' : ''}`}>
       <h3 class="attempt-title">
         Attempt {number}
-        {attempt && <span class="muted"> · {attempt.outcome ?? 'running'}</span>}
+        {attempt && <span class="muted"> · {outcomeWords(attempt.outcome)}</span>}
       </h3>
       <ol class="moments" aria-label={`Attempt ${number}`}>
         {momentsOf(attempt, lines).map((moment) => (
