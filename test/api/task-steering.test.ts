@@ -80,6 +80,24 @@ describeEachDatabase('steering the queue', (get) => {
       expect(await readTask(task)).toMatchObject({ status: 'failed' });
     });
 
+    it('when the typed client retries a task and sends a batch, then both are typed and answer as over HTTP', async () => {
+      const agent = await createAgent();
+      const task = await failedTask(agent.id);
+      const other = await failedTask(agent.id);
+      const client = createAgentFleetClient({ baseUrl: await get().listen(), headers: { Authorization: `Bearer ${get().user.token}` } });
+      const retried = await client.POST('/api/v1/agents/{agent_id}/tasks/{task_id}/attempts', { params: { path: { agent_id: agent.id, task_id: task.id } } });
+      expect(retried.response.status).toBe(202);
+      expect(retried.data?.data).toMatchObject({ id: task.id, status: 'queued' });
+      const again = await client.POST('/api/v1/agents/{agent_id}/tasks/{task_id}/attempts', { params: { path: { agent_id: agent.id, task_id: task.id } } });
+      expect(again.response.status).toBe(409);
+      expect(again.error).toMatchObject({ error: { code: 'CONFLICT' } });
+      const batch = await client.POST('/api/v1/agents/{agent_id}/task-batches', { params: { path: { agent_id: agent.id } }, body: { action: 'retry', ids: [task.id, other.id] } });
+      expect(batch.data?.data.results.map((result) => [result.task_id, result.outcome])).toEqual([
+        [task.id, 'refused'],
+        [other.id, 'changed'],
+      ]);
+    });
+
     it('when the agent is paused, then a retry is 409 and the task stays failed', async () => {
       const agent = await createAgent();
       const task = await failedTask(agent.id);
