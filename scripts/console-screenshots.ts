@@ -2,8 +2,9 @@
  * The README's pictures of the console: `npm run screenshots` starts the service (as `npm start`
  * does, on a fresh SQLite file), gives one person a small fleet through the typed client (agents,
  * tasks that workers finish, retry or fail with log lines and usage, a worker holding a task, a
- * key, a webhook with deliveries), and photographs each view in Chromium at 1280 px (an agent's
- * overview, its task table and a task's page among them) and the fleet and an agent at 390 px,
+ * key, schedules, a limit on concurrency, a webhook with deliveries), and photographs each view in
+ * Chromium at 1280 px (an agent's overview, its task table, its schedules and a task's page among
+ * them) and the fleet and an agent at 390 px,
  * into docs/images/. It needs no network: Chromium and the service run on this machine.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { createAgentFleetClient, createWorker, PermanentError, unwrap, type AgentFleetClient } from '../src/client';
+import { createAgentFleetClient, createWorker, PermanentError, unwrap, type AgentFleetClient, type components } from '../src/client';
 
 const root = path.resolve(__dirname, '..');
 const out = path.join(root, 'docs', 'images');
@@ -82,6 +83,12 @@ async function giveAFleet(base: string, receiverUrl: string): Promise<{ person: 
   await agent('reviewer', 'type_b');
   const webhook = (await unwrap(person.POST('/api/v1/webhooks', { body: { url: receiverUrl, description: 'Ops alerts' } }))).data;
   const crawlerKey = (await unwrap(person.POST('/api/v1/agents/{agent_id}/keys', { params: { path: { agent_id: crawler.id } }, body: { name: 'crawler on host-7' } }))).data;
+  await unwrap(person.PATCH('/api/v1/agents/{agent_id}', { params: { path: { agent_id: crawler.id } }, body: { max_concurrency: 4 } }));
+  // Its schedules: one on weekday mornings in Paris, one at an interval, one paused.
+  const schedule = (body: components['schemas']['ScheduleCreate']) => unwrap(person.POST('/api/v1/agents/{agent_id}/schedules', { params: { path: { agent_id: crawler.id } }, body }));
+  await schedule({ name: 'Morning sweep', cron: '30 6 * * MON-FRI', timezone: 'Europe/Paris', template: { title: 'Crawl the whole site', priority: 7, timeout_seconds: 1800 } });
+  await schedule({ name: 'Status check', interval_seconds: 900, template: { title: 'Crawl /status', priority: 10, timeout_seconds: 60 } });
+  await schedule({ name: 'Weekly archive', cron: '0 3 * * SUN', timezone: 'UTC', paused: true, template: { title: 'Archive last week’s pages', priority: 2 } });
 
   const task = (agentId: string, title: string, input: Record<string, unknown>, more: { max_attempts?: number; priority?: number } = {}) =>
     unwrap(person.POST('/api/v1/agents/{agent_id}/tasks', { params: { path: { agent_id: agentId } }, body: { title, input, max_attempts: 1, ...more } }));
@@ -161,6 +168,7 @@ async function main(): Promise<void> {
       ['console-fleet', '#/', 1280],
       ['console-agent', `#/agents/${crawlerId}`, 1280],
       ['console-tasks', `#/agents/${crawlerId}`, 1280, '.agent-tasks'],
+      ['console-schedules', `#/agents/${crawlerId}`, 1280, '.agent-schedules'],
       ['console-task', `#/agents/${crawlerId}/tasks/${retriedId}`, 1280],
       ['console-events', '#/events', 1280],
       ['console-webhook', `#/webhooks/${webhookId}`, 1280],

@@ -150,8 +150,12 @@ describeInBrowser('the operator’s views of the console in Chromium: the task t
     SLOW_MS,
   );
 
-  it('when two queued rows and a cancelled one are selected by keyboard and cancelled, then exactly those two are cancelled, and the report tells each task’s outcome', async () => {
+  it('when two queued rows and a cancelled one are selected by keyboard and cancelled, then one batch request cancels exactly those two, and the report tells each task’s outcome (the refusal in the service’s words)', async () => {
     context = await world.signedIn(owner, WIDTHS.laptop);
+    const changes: string[] = [];
+    context.on('request', (request) => {
+      if (request.method() !== 'GET') changes.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
     const { page, report } = await world.openConsole(context, `#/agents/${busy.id}`);
     await shownTitles(page);
     const before = await allTasks(busy.id);
@@ -163,7 +167,7 @@ describeInBrowser('the operator’s views of the console in Chromium: the task t
     const checkbox = (title: string | undefined) => page.getByRole('checkbox', { name: `Select ${title}` });
 
     for (const row of queued) await press(page, checkbox(row.title), 'Space');
-    expect(await textOf(page.locator('.bulk-count'))).toBe('2 selected');
+    expect(await textOf(page.locator('.bulk-count'))).toBe('2 selected: 2 can be cancelled');
     // Another order shows other rows: the choice goes with the rows it was made among.
     await page.getByRole('button', { name: /^Created/ }).click();
     await untilTitles(page, (await apiRows('sort=created_at')).map((row) => row.title));
@@ -173,20 +177,21 @@ describeInBrowser('the operator’s views of the console in Chromium: the task t
 
     for (const row of queued) await press(page, checkbox(row.title), 'Space');
     await press(page, checkbox(cancelled?.title), 'Space');
-    expect(await textOf(page.locator('.bulk-count'))).toBe('3 selected (2 can be cancelled)');
+    expect(await textOf(page.locator('.bulk-count'))).toBe('3 selected: 2 can be cancelled, 1 retried');
 
     await press(page, page.getByRole('button', { name: /^Cancel selected/ }), 'Enter');
-    await press(page, page.getByRole('button', { name: /^Confirm cancel of 2/ }), 'Enter');
+    expect(await textOf(page.locator('.confirm-warning'))).toBe('1 of them is not queued or running: the service will refuse it.');
+    await press(page, page.getByRole('button', { name: /^Confirm cancel of 3/ }), 'Enter');
     const outcome = page.getByRole('region', { name: /cancelled/ });
     await outcome.waitFor();
-    expect(await textOf(outcome.getByRole('heading'))).toBe('2 of 3 cancelled; 1 not');
+    expect(await textOf(outcome.getByRole('heading'))).toBe('2 of 3 cancelled; 1 refused');
     const lines = (await outcome.locator('li').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
     // In the table's order, which among tasks created at once is the service's.
     expect(lines.sort()).toEqual(
       [
         `Cancelled: ${queued[0]?.title} (queued → cancelled)`,
         `Cancelled: ${queued[1]?.title} (queued → cancelled)`,
-        `Not cancelled: ${cancelled?.title} (not sent: it is cancelled, and only queued or running tasks can be cancelled)`,
+        `Refused: ${cancelled?.title} (A cancelled task never changes)`,
       ].sort(),
     );
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('bulk-report-title');
@@ -195,6 +200,8 @@ describeInBrowser('the operator’s views of the console in Chromium: the task t
     }
     expect(await page.locator('.task-table tbody input:checked').count()).toBe(0);
 
+    // The three in one request: none of the tasks' own.
+    expect(changes).toEqual([`POST /api/v1/agents/${busy.id}/task-batches`]);
     const after = await allTasks(busy.id);
     const changed = after.filter((row) => before.find((old) => old.id === row.id)?.status !== row.status);
     expect(changed.map((row) => [row.id, row.status]).sort()).toEqual(queued.map((row) => [row.id, 'cancelled']).sort());

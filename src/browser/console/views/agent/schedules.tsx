@@ -253,8 +253,9 @@ function NewScheduleForm({ agentId, onCreated }: { agentId: string; onCreated: (
   useEffect(() => {
     if (Object.keys(fields).length > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [fields]);
-  const placed = (Object.keys(FIELD_IDS) as string[]).filter((field) => fields[field] !== undefined && (field !== 'interval_seconds' || timing === 'interval') && ((field !== 'cron' && field !== 'timezone') || timing === 'cron'));
-  const unplaced = Object.keys(fields).length === 0 || Object.keys(fields).some((field) => !placed.includes(field));
+  // The service's words go beside the fields shown; the whole message shows when it named none of them.
+  const shown: string[] = Object.keys(FIELD_IDS).filter((key) => (timing === 'cron' ? key !== 'interval_seconds' : key !== 'cron' && key !== 'timezone'));
+  const unplaced = Object.keys(fields).length === 0 || Object.keys(fields).some((key) => !shown.includes(key));
   const field = (key: keyof typeof FIELD_IDS) => ({ id: FIELD_IDS[key], message: fields[key] });
 
   const submit = (event: Event) => {
@@ -310,6 +311,7 @@ function NewScheduleForm({ agentId, onCreated }: { agentId: string; onCreated: (
               {...invalidProps(FIELD_IDS.cron, fields['cron'])}
             />
           </label>
+          <FieldProblem {...field('cron')} />
           <label>
             Time zone <span class="muted">(IANA, such as Europe/Paris)</span>
             <input
@@ -328,7 +330,6 @@ function NewScheduleForm({ agentId, onCreated }: { agentId: string; onCreated: (
               <option value={zone} />
             ))}
           </datalist>
-          <FieldProblem {...field('cron')} />
           <FieldProblem {...field('timezone')} />
         </>
       ) : (
@@ -357,6 +358,7 @@ function NewScheduleForm({ agentId, onCreated }: { agentId: string; onCreated: (
         Priority of each task <span class="muted">(0–10)</span>
         <input type="number" min={0} max={10} step={1} value={priority} onInput={(event) => setPriority(event.currentTarget.value)} required {...invalidProps(FIELD_IDS['template.priority'], fields['template.priority'])} />
       </label>
+      <FieldProblem {...field('template.priority')} />
       <label>
         Timeout of each task (s) <span class="muted">(optional)</span>
         <input
@@ -369,7 +371,6 @@ function NewScheduleForm({ agentId, onCreated }: { agentId: string; onCreated: (
           {...invalidProps(FIELD_IDS['template.timeout_seconds'], fields['template.timeout_seconds'])}
         />
       </label>
-      <FieldProblem {...field('template.priority')} />
       <FieldProblem {...field('template.timeout_seconds')} />
       <button type="submit" disabled={busy}>
         Add schedule
@@ -402,7 +403,7 @@ export function SchedulesSection({ agentId }: { agentId: string }) {
           Schedules
         </h2>
         <button type="button" class="secondary" aria-expanded={formOpen} aria-controls="new-schedule" onClick={() => setFormOpen(!formOpen)}>
-          {formOpen ? 'Close the form' : 'New schedule'}
+          New schedule
         </button>
       </div>
       <p class="muted schedules-said" role="status">

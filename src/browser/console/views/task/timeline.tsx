@@ -12,7 +12,7 @@ export type Attempt = components['schemas']['Attempt'];
 type Outcome = components['schemas']['AttemptOutcome'];
 
 /** How an attempt ended, in words: its outcome's name where it reads as one. */
-export const OUTCOME_WORDS: Record<Outcome, string> = {
+const OUTCOME_WORDS: Record<Outcome, string> = {
   succeeded: 'succeeded',
   failed: 'failed',
   released: 'released',
