@@ -20,6 +20,7 @@ describeEachDatabase('agents', (get) => {
         status: 'idle',
         created_at: expect.stringMatching(ISO_MS),
         updated_at: expect.stringMatching(ISO_MS),
+        max_concurrency: null,
       });
       expect(res.headers.location).toBe(`/agents/${res.body.id}`);
       await get().http.get(`/agents/${res.body.id}`).expect(200, res.body);

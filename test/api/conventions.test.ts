@@ -41,6 +41,7 @@ describeEachDatabase('the /api/v1 conventions surface', (get) => {
           status: 'idle',
           created_at: expect.stringMatching(ISO_MS),
           updated_at: expect.stringMatching(ISO_MS),
+          max_concurrency: null,
         },
         meta: { timestamp: expect.stringMatching(ISO_MS) },
       });

@@ -52,6 +52,10 @@ describeEachDatabase('tasks', (get) => {
         lease_id: null,
         last_error: null,
         usage: { input_tokens: 0, output_tokens: 0, cost_usd: 0 },
+        run_at: null,
+        timeout_seconds: null,
+        deadline_at: null,
+        schedule_id: null,
       });
       expect(res.headers.location).toBe(`/agents/${agent.id}/tasks/${res.body.id}`);
       await get().http.get(`/agents/${agent.id}/tasks/${res.body.id}`).expect(200, res.body);
