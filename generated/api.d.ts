@@ -6890,7 +6890,6 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             408: components["responses"]["ApiRequestTimeout"];
-            409: components["responses"]["ApiConflict"];
             413: components["responses"]["ApiPayloadTooLarge"];
             415: components["responses"]["ApiUnsupportedMediaType"];
             417: components["responses"]["ApiExpectationFailed"];
