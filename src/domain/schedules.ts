@@ -17,6 +17,12 @@ export const SCHEDULES_PER_AGENT = 1000;
 const DEFAULT_TIMEZONE = 'UTC';
 /** The most due schedules one poll fires (the next poll takes the rest). */
 const FIRE_BATCH = 100;
+/**
+ * How many agents' schedules one poll fires at once. Each firing is a transaction under its agent's
+ * lock: different agents' firings never wait for each other, and on PostgreSQL running them side by
+ * side is what lets one process keep up with a thousand schedules.
+ */
+const FIRE_CONCURRENCY = 4;
 
 /** How the schedules are fired: the configuration (SCHEDULE_POLL_MS) as serve.ts uses it. */
 export interface ScheduleSettings {
@@ -258,16 +264,25 @@ type Firing = 'created' | 'skipped' | 'refused';
  */
 export async function fireDueSchedules(store: Store, dependencies: FiringDependencies, at: string = now()): Promise<number> {
   let fired = 0;
-  for (const due of await store.schedules.listDue(at, FIRE_BATCH)) {
-    try {
-      const firing = await fireOne(store, dependencies.quotas, due, at);
-      if (firing === undefined) continue;
-      fired += 1;
-      if (firing === 'created') dependencies.wakeups?.notify(due.agent_id);
-    } catch (error) {
-      dependencies.logger?.error({ err: error instanceof Error ? error.message : String(error), schedule_id: due.id, agent_id: due.agent_id }, 'schedule firing failed');
+  const byAgent = new Map<string, DueSchedule[]>();
+  for (const due of await store.schedules.listDue(at, FIRE_BATCH)) byAgent.set(due.agent_id, [...(byAgent.get(due.agent_id) ?? []), due]);
+  const agents = [...byAgent.values()];
+  // One agent's schedules one after the other (they would wait for its lock anyway), agents side by side.
+  const fireAgents = async () => {
+    for (let schedules = agents.shift(); schedules !== undefined; schedules = agents.shift()) {
+      for (const due of schedules) {
+        try {
+          const firing = await fireOne(store, dependencies.quotas, due, at);
+          if (firing === undefined) continue;
+          fired += 1;
+          if (firing === 'created') dependencies.wakeups?.notify(due.agent_id);
+        } catch (error) {
+          dependencies.logger?.error({ err: error instanceof Error ? error.message : String(error), schedule_id: due.id, agent_id: due.agent_id }, 'schedule firing failed');
+        }
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(FIRE_CONCURRENCY, agents.length) }, fireAgents));
   return fired;
 }
 
