@@ -1657,8 +1657,8 @@ export interface components {
             /** @description What its workers reported using, summed over its attempts. */
             usage?: components["schemas"]["Usage"];
             /**
-             * @description When the task was asked to run (`run_at` on create, or its schedule's firing): it is not
-             *     leased before. null for a task queued to run at once. While `run_at` is ahead, the task
+             * @description When the task was asked to run (`run_at` on create): it is not leased before. null for a
+             *     task queued to run at once, as a schedule's tasks are. While `run_at` is ahead, the task
              *     is `queued` with `available_at` at `run_at`, and the agent's stats count it as `scheduled`.
              */
             run_at?: components["schemas"]["NullableTimestamp"];

@@ -64,10 +64,10 @@ export interface AttemptsMeasurement {
 }
 
 /** A run during which the rest of the machine kept this many cores busy is made again. */
-const DISTURBED_CORES = 0.25;
+export const DISTURBED_CORES = 0.25;
 
 /** Waits until the machine (nothing of the bench's running) keeps fewer than `cores` busy over 2 s, at most `maxS` seconds; answers the seconds waited. */
-async function waitForQuiet(cores: number, maxS: number): Promise<number> {
+export async function waitForQuiet(cores: number, maxS: number): Promise<number> {
   const started = performance.now();
   for (;;) {
     const busy = await machineBusyCores(2000);

@@ -21,20 +21,33 @@
  *                                          `events` (scripts/bench/events.ts: the cost of the event log, fan-out),
  *                                          `attempts` (scripts/bench/attempts.ts: the lease loop before attempts were
  *                                          recorded, as it is, and with log lines and usage per task), and `stats`
- *                                          (scripts/bench/stats.ts: GET .../stats on PostgreSQL at a million tasks), and
- *                                          `console` (scripts/bench/console-render.ts: the first render of 500 tasks in Chromium)
+ *                                          (scripts/bench/stats.ts: GET .../stats on PostgreSQL at a million tasks),
+ *                                          `console` (scripts/bench/console-render.ts: the first render of 500 tasks in Chromium),
+ *                                          and `steering` (scripts/bench/steering.ts: the lease loop with a max_concurrency
+ *                                          cap and with 10,000 tasks waiting for their run_at, against the commit before
+ *                                          them, and how late 1,000 schedules fire)
  *   --work-configs=sqlite,sqlite-2w,pg,pg-2w   BENCH_WORK_CONFIGS   databases and process counts of the work loop
  *   --workers=16 --agents=1 --producers=8 --backlog=200   the work loop's load (BENCH_WORKERS ...)
  *   --pg-url=postgres://postgres@127.0.0.1:5432/test      BENCH_PG_URL: where the work loop creates its databases
  *   --baseline=<rev>   BENCH_BASELINE      what the events suite compares with (default: the commit before the event log)
  *   --streams=1000 --events=200 --rate=20  the events suite's fan-out (BENCH_STREAMS ...)
  *   --attempts-baseline=<rev>  BENCH_ATTEMPTS_BASELINE  what the attempts suite compares with (default: the commit before migration 011)
- *   --current=<rev>    BENCH_CURRENT       what the attempts and stats suites measure as the service now, built apart
+ *   --current=<rev>    BENCH_CURRENT       what the attempts, steering and stats suites measure as the service now, built apart
  *                                          into .bench/ like a baseline (default: the checkout, which others may be editing)
  *   --log-lines=100 --log-batch=100       the attempts suite's log lines per task and per request (BENCH_LOG_LINES ...)
  *   --attempts-variants=baseline,plain,logged   BENCH_ATTEMPTS_VARIANTS   also `usage` (usage reported, no log lines)
- *   --quiet-cores=0.3 --quiet-wait=300    before each attempts run, wait up to that many seconds until the machine keeps
+ *   --quiet-cores=0.3 --quiet-wait=300    before each attempts or steering run, wait up to that many seconds until the machine keeps
  *                                          fewer cores busy (BENCH_QUIET_CORES, BENCH_QUIET_WAIT)
+ *   --steering-baseline=<rev>  BENCH_STEERING_BASELINE  what the steering suite compares with (default: c60b5f9, the commit
+ *                                          before max_concurrency, run_at and schedules)
+ *   --steering-variants=baseline,plain,capped,capped-half,scheduled   BENCH_STEERING_VARIANTS   the steering suite's
+ *                                          loop runs (capped-half: a binding cap, information only)
+ *   --steering-scheduled=10000            BENCH_STEERING_SCHEDULED  tasks waiting with run_at a day ahead (`scheduled`)
+ *   --steering-schedules=1000 --steering-schedule-agents=20 --steering-fire-seconds=60   the firing run (its
+ *                                          databases: those of --work-configs, one process each; 0 s: no firing run)
+ *                                          (BENCH_STEERING_SCHEDULES ...); the quiet-machine waits above apply too
+ *   --steering-repeats=2                  BENCH_STEERING_REPEATS  a loop run other load disturbed is made again at most
+ *                                          this often (0: never, for a short check on a busy machine)
  *   --stats-tasks=1000000 --stats-other-agents=4 --stats-other-tasks=100000 --stats-days=30 --stats-event-hours=24
  *   --stats-runs=20                       the stats suite's seed and reads per window (BENCH_STATS_TASKS ...)
  *   --stats-try-index=<sql>               a statement (create index ...) the stats suite runs after measuring, then
@@ -53,6 +66,7 @@ import { computeRatios, evaluateTargets, renderMarkdown, summarise, type AppResu
 import { optionReader } from './options';
 import { renderEvents, runEventsSuite, type EventsOptions } from './events';
 import { ATTEMPTS_VARIANTS, renderAttempts, runAttemptsSuite, type AttemptsOptions } from './attempts';
+import { renderSteering, runSteeringSuite, STEERING_VARIANTS, type SteeringOptions } from './steering';
 import { renderPlans, renderStats, runStatsSuite, type StatsOptions } from './stats';
 import { measureConsoleRender, renderConsoleRender } from './console-render';
 import { renderWorkLoop, runWorkLoop, WORK_LOOP_CONFIGS, type WorkLoopConfig, type WorkLoopOptions, type WorkLoopResult } from './work-loop';
@@ -65,12 +79,13 @@ interface Options {
   rounds: number;
   apps: AppName[];
   keep: boolean;
-  suites: Array<'http' | 'work' | 'events' | 'attempts' | 'stats' | 'console'>;
+  suites: Array<'http' | 'work' | 'events' | 'attempts' | 'steering' | 'stats' | 'console'>;
   work: WorkLoopOptions;
   events: EventsOptions;
   attempts: AttemptsOptions;
+  steering: SteeringOptions;
   stats: StatsOptions;
-  /** A revision the attempts and stats suites measure instead of the checkout. */
+  /** A revision the attempts, steering and stats suites measure instead of the checkout. */
   current?: string;
 }
 
@@ -98,7 +113,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', 3)),
     apps: [...new Set(listed as AppName[])],
     keep: argv.includes('--keep') || env.BENCH_KEEP === '1',
-    suites: listOf(flag('suites') ?? env.BENCH_SUITES, ['http', 'work', 'events', 'attempts', 'stats', 'console'] as const, ['http', 'work']),
+    suites: listOf(flag('suites') ?? env.BENCH_SUITES, ['http', 'work', 'events', 'attempts', 'steering', 'stats', 'console'] as const, ['http', 'work']),
     current: flag('current') ?? env.BENCH_CURRENT,
     work,
     events: {
@@ -124,6 +139,26 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
       variants: listOf(flag('attempts-variants') ?? env.BENCH_ATTEMPTS_VARIANTS, ATTEMPTS_VARIANTS, ['baseline', 'plain', 'logged']),
       // One process on each database unless --work-configs says otherwise.
       work: { ...work, configs: listOf(flag('work-configs') ?? env.BENCH_WORK_CONFIGS, WORK_LOOP_CONFIGS, ['sqlite', 'pg']) },
+    },
+    steering: {
+      baseline: flag('steering-baseline') ?? env.BENCH_STEERING_BASELINE,
+      current: flag('current') ?? env.BENCH_CURRENT,
+      rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', 3)),
+      variants: listOf(flag('steering-variants') ?? env.BENCH_STEERING_VARIANTS, STEERING_VARIANTS, STEERING_VARIANTS),
+      scheduledTasks: Math.round(numberOf('steering-scheduled', 'BENCH_STEERING_SCHEDULED', 10_000)),
+      quietCores: numberOf('quiet-cores', 'BENCH_QUIET_CORES', 0.3, 0),
+      quietWaitS: numberOf('quiet-wait', 'BENCH_QUIET_WAIT', 300, 0),
+      repeats: Math.round(numberOf('steering-repeats', 'BENCH_STEERING_REPEATS', 2, 0)),
+      // One process on each database unless --work-configs says otherwise.
+      work: { ...work, configs: listOf(flag('work-configs') ?? env.BENCH_WORK_CONFIGS, WORK_LOOP_CONFIGS, ['sqlite', 'pg']) },
+      firing: {
+        schedules: Math.round(numberOf('steering-schedules', 'BENCH_STEERING_SCHEDULES', 1000)),
+        agents: Math.round(numberOf('steering-schedule-agents', 'BENCH_STEERING_SCHEDULE_AGENTS', 20)),
+        minIntervalS: 5,
+        maxIntervalS: 10,
+        seconds: numberOf('steering-fire-seconds', 'BENCH_STEERING_FIRE_SECONDS', 60, 0),
+        databases: [...new Set(listOf(flag('work-configs') ?? env.BENCH_WORK_CONFIGS, WORK_LOOP_CONFIGS, ['sqlite', 'pg']).map((config) => (config.startsWith('pg') ? 'pg' : 'sqlite') as 'sqlite' | 'pg'))],
+      },
     },
     stats: {
       tasks: Math.round(numberOf('stats-tasks', 'BENCH_STATS_TASKS', 1_000_000)),
@@ -205,6 +240,7 @@ async function main(): Promise<void> {
   if (options.suites.includes('work')) await runWorkSuite(options, benchDir);
   if (options.suites.includes('events')) await runEventsBench(options, benchDir);
   if (options.suites.includes('attempts')) await runAttemptsBench(options, benchDir);
+  if (options.suites.includes('steering')) await runSteeringBench(options, benchDir);
   if (options.suites.includes('stats')) await runStatsBench(options, benchDir);
   if (options.suites.includes('console')) await runConsoleBench(options, benchDir);
 }
@@ -251,6 +287,19 @@ async function runAttemptsBench(options: Options, benchDir: string): Promise<voi
   writeFileSync(path.join(benchDir, 'attempts.md'), markdown);
   writeFileSync(path.join(benchDir, 'attempts.json'), `${JSON.stringify({ options: options.attempts, ...report }, null, 2)}\n`);
   console.log('bench: wrote .bench/attempts.md and attempts.json');
+  if (failed) process.exitCode = 1;
+}
+
+async function runSteeringBench(options: Options, benchDir: string): Promise<void> {
+  // A revision to measure is built apart; the checkout is built unless a suite before did.
+  if (!options.current && !['http', 'work', 'events', 'attempts'].some((suite) => options.suites.includes(suite as Options['suites'][number]))) buildService();
+  const loadBefore = loadAverage();
+  const { report, failed } = await runSteeringSuite(options.steering, benchDir);
+  const markdown = `${renderSteering(report, options.steering)}\nMachine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), shared with the load generator. Load average (1/5/15 min): before ${loadBefore}; after ${loadAverage()}.\n`;
+  console.log(`\n${markdown}`);
+  writeFileSync(path.join(benchDir, 'steering.md'), markdown);
+  writeFileSync(path.join(benchDir, 'steering.json'), `${JSON.stringify({ options: options.steering, ...report }, null, 2)}\n`);
+  console.log('bench: wrote .bench/steering.md and steering.json');
   if (failed) process.exitCode = 1;
 }
 

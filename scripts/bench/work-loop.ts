@@ -18,6 +18,11 @@
  * through its lease (`POST .../leases/{id}/logs`, in batches of at most 100 as the typed client's
  * worker sends them), and the heartbeat and the outcome carry usage. Then a sample of the tasks
  * is read back too: every line kept, and the usage summed on the task.
+ *
+ * The steering suite (scripts/bench/steering.ts) may also give each agent a `max_concurrency`
+ * before the loop (`capShare` of the workers claiming for it), and queue `scheduledTasks` tasks
+ * with `run_at` a day ahead through the API before the warm-up: they are not claimable during the
+ * run, and the check after the drain expects each still queued, never leased.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -43,6 +48,14 @@ export interface WorkLoopOptions {
   logBatch?: number;
   /** The heartbeat and the outcome each report usage (tokens, cost, model). */
   usage?: boolean;
+  /**
+   * Each agent gets `max_concurrency` = this share of the workers claiming for it (at least 1),
+   * through `PATCH /api/v1/agents/{id}`, before the loop: 1 checks the cap on every claim without
+   * it binding, 0.5 makes it bind. Unset: no cap (and no request: a build before the cap runs too).
+   */
+  capShare?: number;
+  /** Tasks queued before the warm-up with `run_at` a day ahead, spread over the agents (0 or unset: none). */
+  scheduledTasks?: number;
 }
 
 export type WorkLoopConfig = 'sqlite' | 'sqlite-2w' | 'pg' | 'pg-2w';
@@ -76,6 +89,17 @@ export interface WorkLoopResult {
   /** Tasks checked after the drain, and what was wrong with them (empty when every one was right). */
   checkedTasks: number;
   problems: string[];
+  /** The `max_concurrency` each agent was given (capShare), in the fleet's order. */
+  caps?: number[];
+  /**
+   * The most leases of one agent the workers held at once, from a claim's answer to the sending
+   * of its outcome: inside the time the service counts the task running, so a figure above the
+   * cap is a cap exceeded (a lower bound of what the service ran at once).
+   */
+  maxHeldAtOnce?: number;
+  /** Seconds taken to queue the `scheduledTasks` before the loop, and how many the check found still waiting. */
+  scheduledSetupS?: number;
+  scheduledWaiting?: number;
 }
 
 /** The limits the load must not meet: the bench measures the queue, not the rate limiter. */
@@ -100,6 +124,9 @@ interface Recorder {
   /** Every task queued and every success acknowledged, warm-up and drain included. */
   queuedTotal: number;
   acknowledgedTotal: number;
+  /** Leases each agent's workers hold now, and the most they held at once (whole run). */
+  held: Map<string, number>;
+  maxHeld: Map<string, number>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -123,7 +150,7 @@ function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
 }
 
-async function call(base: string, method: string, route: string, key: string, body?: unknown): Promise<{ status: number; json: unknown; ms: number }> {
+export async function call(base: string, method: string, route: string, key: string, body?: unknown): Promise<{ status: number; json: unknown; ms: number }> {
   const started = performance.now();
   const res = await fetch(`${base}${route}`, {
     method,
@@ -134,7 +161,7 @@ async function call(base: string, method: string, route: string, key: string, bo
   return { status: res.status, json: text ? (JSON.parse(text) as unknown) : undefined, ms: performance.now() - started };
 }
 
-function expectStatus(what: string, got: { status: number; json: unknown }, ...statuses: number[]): void {
+export function expectStatus(what: string, got: { status: number; json: unknown }, ...statuses: number[]): void {
   if (!statuses.includes(got.status)) throw new Error(`${what} answered ${got.status}: ${JSON.stringify(got.json)}`);
 }
 
@@ -155,6 +182,40 @@ async function createFleet(app: RunningApp, agents: number, serviceKey: string):
     fleet.agents.push({ id, secret: (key.json as { data: { secret: string } }).data.secret });
   }
   return fleet;
+}
+
+/** Each agent's `max_concurrency`: `capShare` of the workers that claim for it (worker n claims for agent n mod agents), at least 1. */
+async function capAgents(fleet: Fleet, options: WorkLoopOptions, serviceKey: string): Promise<number[]> {
+  const caps: number[] = [];
+  for (const [index, agent] of fleet.agents.entries()) {
+    const workers = Math.floor(options.workers / fleet.agents.length) + (index < options.workers % fleet.agents.length ? 1 : 0);
+    const cap = Math.max(1, Math.round(workers * (options.capShare ?? 1)));
+    const res = await call(fleet.base, 'PATCH', `/api/v1/agents/${agent.id}`, serviceKey, { max_concurrency: cap });
+    expectStatus('setting max_concurrency', res, 200);
+    const set = (res.json as { data: { max_concurrency?: number | null } }).data.max_concurrency;
+    if (set !== cap) throw new Error(`PATCH max_concurrency ${cap} answered max_concurrency ${String(set)}: this build has no cap`);
+    caps.push(cap);
+  }
+  return caps;
+}
+
+/** `count` tasks with `run_at` a day ahead, through each agent's own POST .../tasks, 16 at a time; answers the seconds it took. */
+async function queueScheduledTasks(fleet: Fleet, count: number): Promise<number> {
+  const started = performance.now();
+  const runAt = new Date(Date.now() + 24 * 3_600_000).toISOString();
+  let next = 0;
+  const queue = async () => {
+    while (next < count) {
+      const n = next++;
+      const agent = fleet.agents[n % fleet.agents.length] as Fleet['agents'][number];
+      const res = await call(fleet.base, 'POST', `/api/v1/agents/${agent.id}/tasks`, agent.secret, { title: `bench scheduled task ${n}`, input: { n }, run_at: runAt });
+      expectStatus('queueing a scheduled task', res, 201);
+      const stored = (res.json as { data: { run_at?: string | null } }).data.run_at;
+      if (typeof stored !== 'string') throw new Error(`a task created with run_at answered run_at ${String(stored)}: this build has no run_at`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, queue));
+  return (performance.now() - started) / 1000;
 }
 
 /** Producers and workers until `stop()`; the recorder counts only while `recording`. */
@@ -199,6 +260,9 @@ function runLoad(fleet: Fleet, options: WorkLoopOptions, recorder: Recorder) {
       }
       const lease = (claim.json as { data: { id: string; task: { input: unknown } } }).data;
       const leasePath = `${leases}/${lease.id}`;
+      const holding = (recorder.held.get(agent.id) ?? 0) + 1;
+      recorder.held.set(agent.id, holding);
+      recorder.maxHeld.set(agent.id, Math.max(recorder.maxHeld.get(agent.id) ?? 0, holding));
       const heartbeatMs: number[] = [];
       const logBatchMs: number[] = [];
       if (options.heartbeat) {
@@ -215,6 +279,8 @@ function runLoad(fleet: Fleet, options: WorkLoopOptions, recorder: Recorder) {
         expectStatus('appending log lines', logged, 204);
         logBatchMs.push(logged.ms);
       }
+      // Released before the outcome is sent: the service still counts the task running until it is committed.
+      recorder.held.set(agent.id, (recorder.held.get(agent.id) ?? 1) - 1);
       const done = await call(fleet.base, 'PATCH', leasePath, agent.secret, { status: 'succeeded', result: { echo: lease.task.input }, ...(options.usage ? { usage: BENCH_USAGE } : {}) });
       expectStatus('succeeding', done, 200);
       recorder.acknowledgedTotal++;
@@ -247,17 +313,24 @@ function runLoad(fleet: Fleet, options: WorkLoopOptions, recorder: Recorder) {
 }
 
 /** Every task of every agent, read through the API: succeeded, leased once, nothing missing. */
-async function checkTasks(fleet: Fleet, serviceKey: string, recorder: Recorder, options: WorkLoopOptions): Promise<{ checked: number; problems: string[] }> {
+async function checkTasks(fleet: Fleet, serviceKey: string, recorder: Recorder, options: WorkLoopOptions): Promise<{ checked: number; waiting: number; problems: string[] }> {
   const problems: string[] = [];
   let checked = 0;
+  let waiting = 0;
   const sampled: Array<{ agentId: string; taskId: string }> = [];
   for (const agent of fleet.agents) {
     let cursor: string | undefined;
     do {
       const page = await call(fleet.base, 'GET', `/api/v1/agents/${agent.id}/tasks?limit=100${cursor ? `&cursor=${cursor}` : ''}`, serviceKey);
       expectStatus('listing tasks', page, 200);
-      const body = page.json as { data: Array<{ id: string; status: string; attempts: number }>; meta: { nextCursor?: string | null } };
+      const body = page.json as { data: Array<{ id: string; status: string; attempts: number; run_at?: string | null }>; meta: { nextCursor?: string | null } };
       for (const task of body.data) {
+        // A task queued before the loop to run a day later: still waiting, never leased.
+        if (typeof task.run_at === 'string' && Date.parse(task.run_at) > Date.now()) {
+          waiting++;
+          if (task.status !== 'queued' || task.attempts !== 0) problems.push(`scheduled task ${task.id}: ${task.status} after ${task.attempts} attempts`);
+          continue;
+        }
         checked++;
         if (task.status !== 'succeeded' || task.attempts !== 1) problems.push(`task ${task.id}: ${task.status} after ${task.attempts} attempts`);
         if (checked % 97 === 1 && sampled.length < 20) sampled.push({ agentId: agent.id, taskId: task.id });
@@ -266,9 +339,10 @@ async function checkTasks(fleet: Fleet, serviceKey: string, recorder: Recorder, 
     } while (cursor);
   }
   if (checked !== recorder.queuedTotal) problems.push(`${checked} tasks stored, ${recorder.queuedTotal} queued`);
+  if (waiting !== (options.scheduledTasks ?? 0)) problems.push(`${waiting} tasks waiting for their run_at, ${options.scheduledTasks ?? 0} queued so`);
   problems.push(...(await checkLogsAndUsage(fleet, serviceKey, options, sampled)));
   if (recorder.acknowledgedTotal !== recorder.queuedTotal) problems.push(`${recorder.acknowledgedTotal} successes acknowledged for ${recorder.queuedTotal} tasks`);
-  return { checked, problems: problems.slice(0, 20) };
+  return { checked, waiting, problems: problems.slice(0, 20) };
 }
 
 /** A sample of the tasks read back one by one: every log line kept, and the usage reported summed on the task. */
@@ -303,7 +377,7 @@ async function checkLogsAndUsage(fleet: Fleet, serviceKey: string, options: Work
 }
 
 /** The server's backends for one database, by pid (PostgreSQL on this machine: /proc shows them). */
-async function sampleDatabaseCpu(pgUrl: string, name: string): Promise<CpuSample> {
+export async function sampleDatabaseCpu(pgUrl: string, name: string): Promise<CpuSample> {
   const client = new Client({ connectionString: pgUrl });
   await client.connect();
   try {
@@ -344,7 +418,22 @@ export async function runWorkLoop(config: WorkLoopConfig, options: WorkLoopOptio
   const app = await startApp(spec, { dir: path.join(runDir), apiKey: serviceKey, databaseUrl: pg?.url, env: { ...RAISED_LIMITS, LOG_LEVEL: 'warn' }, root });
   try {
     const fleet = await createFleet(app, options.agents, serviceKey);
-    const recorder: Recorder = { claimMs: [], completeMs: [], heartbeatMs: [], logBatchMs: [], emptyClaims: 0, created: 0, succeeded: 0, recording: false, queuedTotal: 0, acknowledgedTotal: 0 };
+    const caps = options.capShare === undefined ? undefined : await capAgents(fleet, options, serviceKey);
+    const scheduledSetupS = (options.scheduledTasks ?? 0) > 0 ? await queueScheduledTasks(fleet, options.scheduledTasks ?? 0) : undefined;
+    const recorder: Recorder = {
+      claimMs: [],
+      completeMs: [],
+      heartbeatMs: [],
+      logBatchMs: [],
+      emptyClaims: 0,
+      created: 0,
+      succeeded: 0,
+      recording: false,
+      queuedTotal: 0,
+      acknowledgedTotal: 0,
+      held: new Map(),
+      maxHeld: new Map(),
+    };
     const load = runLoad(fleet, options, recorder);
     await sleep(options.warmupS * 1000);
     recorder.recording = true;
@@ -380,7 +469,17 @@ export async function runWorkLoop(config: WorkLoopConfig, options: WorkLoopOptio
       ...(options.heartbeat ? { heartbeatP99Ms: quantile(measured.heartbeatMs, 0.99) } : {}),
       ...((options.logLines ?? 0) > 0 ? { logBatchP99Ms: quantile(measured.logBatchMs, 0.99) } : {}),
       checkedTasks: check.checked,
-      problems: check.problems,
+      problems: [
+        ...fleet.agents.flatMap((agent, index) => {
+          const held = recorder.maxHeld.get(agent.id) ?? 0;
+          const cap = caps?.[index];
+          return cap !== undefined && held > cap ? [`agent ${agent.id}: its workers held ${held} leases at once under a cap of ${cap}`] : [];
+        }),
+        ...check.problems,
+      ],
+      maxHeldAtOnce: Math.max(0, ...recorder.maxHeld.values()),
+      ...(caps ? { caps } : {}),
+      ...(scheduledSetupS === undefined ? {} : { scheduledSetupS, scheduledWaiting: check.waiting }),
     };
   } finally {
     await stopApp(app);
