@@ -2942,7 +2942,7 @@ export interface components {
             active_leases: components["schemas"]["WorkerLease"][];
             /** @description Its attempts that succeeded in the last hour. */
             succeeded_last_hour: number;
-            /** @description Its attempts that failed or expired in the last hour. */
+            /** @description Its attempts that failed, expired or timed out in the last hour. */
             failed_last_hour: number;
         };
         WorkerList: {
@@ -2974,7 +2974,7 @@ export interface components {
             scheduled: number;
             /** @description Attempts that succeeded in the window. */
             succeeded: number;
-            /** @description Attempts that failed or expired in the window. */
+            /** @description Attempts that failed, expired or timed out in the window. */
             failed: number;
             /** @description Tasks that reached `succeeded` or `failed` per minute, over the window. */
             throughput_per_minute: number;

@@ -123,7 +123,7 @@ export async function listWorkers(store: Store, principal: Principal, agentId: s
     if (lease.status === 'active' && lease.expires_at > atIso) entry.leases.push(lease);
     if (lease.ended_at !== null && lease.ended_at >= hourAgo) {
       if (lease.outcome === 'succeeded') entry.succeeded += 1;
-      if (lease.outcome === 'failed' || lease.outcome === 'expired') entry.failed += 1;
+      if (lease.outcome === 'failed' || lease.outcome === 'expired' || lease.outcome === 'timed_out') entry.failed += 1;
     }
   }
   const ordered = [...byWorker.entries()].sort(([keyA, a], [keyB, b]) => (a.lastSeen === b.lastSeen ? keyA.localeCompare(keyB) : a.lastSeen > b.lastSeen ? -1 : 1));
@@ -166,7 +166,7 @@ export async function getAgentStats(store: Store, cache: StatsCache, principal: 
   if (!tasks) throw agentNotFound();
   const series = seriesOf(buckets, tasks.queued);
   const succeeded = figures.outcomes.succeeded ?? 0;
-  const failed = (figures.outcomes.failed ?? 0) + (figures.outcomes.expired ?? 0);
+  const failed = (figures.outcomes.failed ?? 0) + (figures.outcomes.expired ?? 0) + (figures.outcomes.timed_out ?? 0);
   return {
     agent_id: agent.id,
     window,

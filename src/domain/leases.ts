@@ -425,7 +425,7 @@ async function timeOutLocked(tx: Store, agent: Agent, task: Task, at: string, qu
     await tx.leases.updateActive(task.lease_id, { status: 'timed_out', ended_at: at, expires_at: at, outcome: 'timed_out', error: DEADLINE_ERROR });
   }
   const timestamp = nextTimestamp(task.updated_at > at ? task.updated_at : at);
-  const changes = { status: 'failed' as const, error: DEADLINE_ERROR, last_error: DEADLINE_ERROR, finished_at: timestamp, updated_at: timestamp, lease_id: null, started_at: task.started_at ?? timestamp };
+  const changes = { status: 'failed' as const, error: DEADLINE_ERROR, last_error: DEADLINE_ERROR, finished_at: timestamp, updated_at: timestamp, lease_id: null };
   const bytesDelta = taskBytes({ ...task, ...changes }) - taskBytes(task);
   const updated = await tx.tasks.update(task.id, task.status, changes, bytesDelta);
   if (!updated) throw new Error(`task ${task.id} changed under its lock`);

@@ -249,6 +249,10 @@ describeEachDatabase('steering the queue', (get) => {
       const attempts = (await api().get(`${taskPath(task)}/attempts`).expect(200)).body.data;
       expect(attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'timed_out', error: 'deadline exceeded' })]);
       expect((await api().get(`/api/v1/agents/${agent.id}`).expect(200)).body.data.status).toBe('idle');
+      const stats = (await api().get(`/api/v1/agents/${agent.id}/stats?window=1h`).expect(200)).body.data;
+      expect(stats).toMatchObject({ succeeded: 0, failed: 1 });
+      const workers = (await api().get(`/api/v1/agents/${agent.id}/workers`).expect(200)).body.data;
+      expect(workers).toEqual([expect.objectContaining({ succeeded_last_hour: 0, failed_last_hour: 1 })]);
       // Swept once: a second sweep finds nothing of this task.
       await sweepDeadlines(queue());
       expect((await api().get(`${taskPath(task)}/attempts`).expect(200)).body.data).toHaveLength(1);
