@@ -20,7 +20,10 @@ import { openTestDatabase, startTestApp, testConfig, type TestApp } from '../sup
 
 // Whole journeys in Chromium: on two busy cores (the other suites run beside them) one can take
 // longer than jest's default 30 s.
-jest.setTimeout(60_000);
+// Swagger UI and Redoc lay out the whole API document (over 9,000 lines) in the page: on two cores
+// shared with the rest of the suite, a step can take more than the usual 10 s.
+const LAYOUT_TIMEOUT_MS = 30_000;
+jest.setTimeout(150_000);
 
 const ROOT_TAGS = ['agents', 'tasks', 'health', 'auth'];
 
@@ -99,7 +102,7 @@ describeInBrowser('the interactive API pages in Chromium', () => {
 
   it('when /docs is opened, then Swagger UI renders the operations and tags of /openapi.json from the service alone, under the strict CSP, with no console error', async () => {
     const origin = served.origin();
-    const { page, report } = await watchedPage(context, origin);
+    const { page, report } = await watchedPage(context, origin, LAYOUT_TIMEOUT_MS);
     const specFetched = page.waitForResponse(isRequest('GET', `${origin}/openapi.json`));
     const response = await page.goto(`${origin}/docs`);
     expect(response?.url()).toBe(`${origin}/docs`);
@@ -119,7 +122,7 @@ describeInBrowser('the interactive API pages in Chromium', () => {
 
   it('when /redoc is opened, then ReDoc renders the operations and tags from the service alone, under the strict CSP, with no console error', async () => {
     const origin = served.origin();
-    const { page, report } = await watchedPage(context, origin);
+    const { page, report } = await watchedPage(context, origin, LAYOUT_TIMEOUT_MS);
     const response = await page.goto(`${origin}/redoc`);
     expectStrictCsp(response);
 
@@ -135,7 +138,7 @@ describeInBrowser('the interactive API pages in Chromium', () => {
     'when %s is served over plain HTTP under a host name that is not localhost, then it still renders and reaches nothing else (no upgrade to https, no validator badge)',
     async (path, expectRendered) => {
       const origin = served.origin(PUBLIC_HOST);
-      const { page, report } = await watchedPage(context, origin);
+      const { page, report } = await watchedPage(context, origin, LAYOUT_TIMEOUT_MS);
       expectStrictCsp(await page.goto(`${origin}${path}`));
 
       await expectRendered(page);
@@ -152,7 +155,7 @@ describeInBrowser('the interactive API pages in Chromium', () => {
     ['/redoc', expectRedocRendered],
   ])("when %s is opened, then it links to the client's README (externalDocs), and the README page leads back", async (path, expectRendered) => {
     const origin = served.origin();
-    const { page, report } = await watchedPage(context, origin);
+    const { page, report } = await watchedPage(context, origin, LAYOUT_TIMEOUT_MS);
     await page.goto(`${origin}${path}`);
     await expectRendered(page);
     // Swagger UI resolves the URL against the document's (and opens it in a new tab); ReDoc keeps it as written.
@@ -178,7 +181,7 @@ describeInBrowser('the interactive API pages in Chromium', () => {
     const hostile = await serveOverHttp(buildApp({ config: testConfig(), db: database.db, logger: createLogger({ logLevel: 'silent' }), clientReadme: readme }));
     try {
       const origin = hostile.origin();
-      const { page, report } = await watchedPage(context, origin);
+      const { page, report } = await watchedPage(context, origin, LAYOUT_TIMEOUT_MS);
       expectStrictCsp(await page.goto(`${origin}/client`));
       expect(await shownText(page.getByRole('heading', { level: 1 }))).toBe('Hostile');
       expect(await page.locator('main').innerText()).toContain('<script src="/docs/swagger-ui-bundle.js"></script>');
@@ -202,7 +205,7 @@ describeInBrowser('the interactive API pages in Chromium', () => {
     const origin = served.origin();
     const signedUp = await testApp.signUp();
     const agentName = `browser-agent-${randomBytes(4).toString('hex')}`;
-    const { page, report } = await watchedPage(context, origin);
+    const { page, report } = await watchedPage(context, origin, LAYOUT_TIMEOUT_MS);
     await page.goto(`${origin}/docs`);
 
     await page.getByRole('button', { name: 'Authorize' }).click();

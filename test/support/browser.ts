@@ -78,10 +78,10 @@ export interface PageReport {
  * errors. Requests to any other origin are aborted as well as recorded, so a page that tries to reach
  * a CDN fails here as it would offline.
  */
-export async function watchedPage(context: BrowserContext, origin: string): Promise<{ page: Page; report: PageReport }> {
+export async function watchedPage(context: BrowserContext, origin: string, stepTimeoutMs = 10_000): Promise<{ page: Page; report: PageReport }> {
   const report: PageReport = { foreignRequests: [], cspViolations: [], consoleErrors: [], pageErrors: [] };
   // A step that never happens fails with Playwright's own message, well inside jest's 30 s.
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(stepTimeoutMs);
   // data: URLs are content the page already has, and blob: URLs carry their creator's origin.
   const isForeign = (url: URL) => url.protocol !== 'data:' && url.origin !== origin;
   await context.route(isForeign, (route) => route.abort('blockedbyclient'));
