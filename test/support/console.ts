@@ -45,7 +45,7 @@ export async function startConsoleWorld(kind: DatabaseKind = 'sqlite', overrides
   const openConsole: ConsoleWorld['openConsole'] = async (context, hash = '#/') => {
     const watched = await watchedPage(context, origin);
     await watched.page.goto(`${origin}/${hash}`);
-    await watched.page.locator('.live-live').waitFor();
+    await watched.page.locator('.live-live:not(.log-state)').waitFor();
     // The view's first read done: a loaded machine can keep its loading state past the stream's start.
     await watched.page.waitForFunction(() => document.querySelector('.loading') === null, undefined, { timeout: 15_000 });
     return watched;
@@ -90,7 +90,7 @@ export async function startConsoleWorld(kind: DatabaseKind = 'sqlite', overrides
  * stream keeps one request open for good, so Playwright's `networkidle` never comes.
  */
 export async function settled(page: Page): Promise<void> {
-  await page.locator('.live-live').waitFor();
+  await page.locator('.live-live:not(.log-state)').waitFor();
   await page.waitForFunction(() => document.querySelector('.loading') === null);
 }
 
