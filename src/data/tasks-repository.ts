@@ -35,11 +35,12 @@ export interface TasksRepository {
    * available at `at`. Locked; on PostgreSQL a task another transaction holds is passed over.
    */
   nextClaimable(agentId: string, at: string): Promise<Task | undefined>;
-  /** Adds what a worker reported to the task's usage. */
+  /** Makes the agent's deferred tasks whose `available_at` has come claimable; answers how many. */
+  releaseDue(agentId: string, at: string): Promise<number>;
   /** Adds to the task's usage sums; answers the task as it is after. */
   addUsage(id: string, usage: UsageDelta): Promise<Task | undefined>;
   countRunning(agentId: string): Promise<number>;
-  /** The agent's queued tasks that cannot be claimed before a later `available_at`. */
+  /** The agent's deferred tasks that cannot be claimed before a later `available_at`. */
   countWaiting(agentId: string, at: string): Promise<number>;
   countOf(agentId: string): Promise<number>;
   /** When the agent's next queued task that is not yet claimable at `at` becomes claimable; undefined when none waits. */
@@ -69,8 +70,15 @@ const LISTABLE: ColumnAllowList = {
 
 const SUMMARY_COLUMNS = ['id', 'agent_id', 'title', 'status', 'priority', 'created_at', 'updated_at', 'started_at', 'finished_at'];
 
+/**
+ * A task queued to become claimable after the write that queues it is deferred: it stays out of
+ * the claim's index until a claim of its agent releases it (see `releaseDue`).
+ */
+const isDeferred = (availableAt: string, writtenAt: string): boolean => availableAt > writtenAt;
+
 const toColumns = (changes: TaskChanges): Record<string, unknown> => {
   const columns: Record<string, unknown> = { ...changes };
+  if (changes.available_at !== undefined) columns.deferred = isDeferred(changes.available_at, changes.updated_at ?? new Date().toISOString());
   if ('input' in changes) columns.input = toJsonColumn(changes.input);
   if ('result' in changes) columns.result = toJsonColumn(changes.result);
   if ('progress' in changes) columns.progress = toJsonColumn(changes.progress);
@@ -106,7 +114,7 @@ const FIELD_COLUMNS = Object.keys({
 const COLUMNS = [...FIELD_COLUMNS, 'input_tokens', 'output_tokens', 'cost_micro_usd'];
 
 /** A task is inserted with what it stores too; its usage starts at the columns' zeros. */
-const INSERTED_COLUMNS = [...FIELD_COLUMNS, 'stored_bytes'] as const;
+const INSERTED_COLUMNS = [...FIELD_COLUMNS, 'stored_bytes', 'deferred'] as const;
 
 type FindQuery = CompiledQuery<'id' | 'agentId', Record<string, unknown> | undefined>;
 
@@ -137,7 +145,7 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, postgres:
   return {
     async insert(task, storedBytes) {
       const { usage: _usage, ...fields } = task;
-      await queries.insert.run(db, { ...fields, input: toJsonColumn(task.input), result: toJsonColumn(task.result), progress: toJsonColumn(task.progress), stored_bytes: storedBytes });
+      await queries.insert.run(db, { ...fields, input: toJsonColumn(task.input), result: toJsonColumn(task.result), progress: toJsonColumn(task.progress), stored_bytes: storedBytes, deferred: isDeferred(task.available_at, task.created_at) });
       return task;
     },
     async find(agentId, id, options = {}) {
@@ -177,7 +185,7 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, postgres:
     async nextClaimable(agentId, at) {
       const query = db('tasks')
         .select(COLUMNS)
-        .where({ agent_id: agentId, status: 'queued' })
+        .where({ agent_id: agentId, status: 'queued', deferred: false })
         .andWhere('available_at', '<=', at)
         .orderBy([{ column: 'priority', order: 'desc' }, { column: 'id', order: 'asc' }])
         .first();
@@ -185,6 +193,10 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, postgres:
       if (postgres) query.forUpdate().skipLocked();
       const row = await query;
       return row ? mapper.toTask(row) : undefined;
+    },
+    async releaseDue(agentId, at) {
+      // The predicate written into the text, as the partial index of deferred tasks names it.
+      return db('tasks').where({ agent_id: agentId }).whereRaw("status = 'queued' and deferred").andWhere('available_at', '<=', at).update({ deferred: false });
     },
     async addUsage(id, usage) {
       const [row] = await db('tasks').where({ id }).update(usageColumns(db, usage, false)).returning('*');
@@ -195,8 +207,8 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, postgres:
       return Number(row?.n ?? 0);
     },
     async countWaiting(agentId, at) {
-      // The status written into the text, not bound: only then can the planner use the partial index of queued tasks.
-      const row = await db('tasks').where({ agent_id: agentId }).whereRaw("status = 'queued'").andWhere('available_at', '>', at).count({ n: '*' }).first();
+      // The predicate written into the text, not bound: only then can the planner use the partial index of deferred tasks.
+      const row = await db('tasks').where({ agent_id: agentId }).whereRaw("status = 'queued' and deferred").andWhere('available_at', '>', at).count({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
     async countOf(agentId) {
@@ -204,7 +216,7 @@ export function createTasksRepository(db: Executor, mapper: RowMapper, postgres:
       return Number(row?.n ?? 0);
     },
     async nextAvailableAt(agentId, at) {
-      const row = await db('tasks').where({ agent_id: agentId }).whereRaw("status = 'queued'").andWhere('available_at', '>', at).min({ next: 'available_at' }).first();
+      const row = await db('tasks').where({ agent_id: agentId }).whereRaw("status = 'queued' and deferred").andWhere('available_at', '>', at).min({ next: 'available_at' }).first();
       return row?.next === null || row?.next === undefined ? undefined : toIsoTimestamp(row.next);
     },
     async listPastDeadline(at, limit) {

@@ -165,6 +165,9 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
     // The agent's lock serialises its claims, and its running count is kept in the same transactions
     // as its tasks' moves: the cap holds exactly, across instances.
     if (agent.max_concurrency !== null && (await tx.tasks.countRunning(agentId)) >= agent.max_concurrency) return {};
+    // Deferred tasks whose time has come join the claimable ones under the agent's lock, so each
+    // is released once and ranked by its priority like any other.
+    await tx.tasks.releaseDue(agentId, at);
     let task = await tx.tasks.nextClaimable(agentId, at);
     // A task past its deadline while queued (backing off) fails instead of starting.
     while (task && task.deadline_at !== null && task.deadline_at <= at) {

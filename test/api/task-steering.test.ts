@@ -212,6 +212,19 @@ describeEachDatabase('steering the queue', (get) => {
       expect(Date.now() - started).toBeLessThan(5000);
     });
 
+    it('when a waiting task of higher priority comes due while others are claimable, then the next claim takes it first, once', async () => {
+      const agent = await createAgent();
+      const later = await createTask(agent.id, { title: 'urgent later', priority: 9, run_at: inSeconds(1) });
+      const far = await createTask(agent.id, { title: 'urgent next month', priority: 9, run_at: inSeconds(30 * 86_400) });
+      const ready = [await createTask(agent.id, { priority: 1 }), await createTask(agent.id, { priority: 1 })];
+      expect((await claim(agent.id).expect(201)).body.data.task_id).toBe(ready[0].id);
+      await sleep(1100);
+      const [first, second] = await Promise.all([claim(agent.id).expect(201), claim(agent.id).expect(201)]);
+      expect([first.body.data.task_id, second.body.data.task_id].sort()).toEqual([later.id, ready[1].id].sort());
+      await claim(agent.id).expect(204);
+      expect(await readTask(far)).toMatchObject({ status: 'queued', available_at: far.available_at, attempts: 0 });
+    });
+
     it('when run_at lies more than a minute back, or more than 365 days ahead, or is not a time, then 400 names it and no task is made', async () => {
       const agent = await createAgent();
       for (const runAt of [inSeconds(-120), inSeconds(366 * 86_400), 'tomorrow']) {

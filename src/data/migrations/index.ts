@@ -13,6 +13,7 @@ import * as attemptsLogsUsage from './011-attempts-logs-usage';
 import * as statsFigures from './012-stats-figures';
 import * as lighterWrites from './013-lighter-writes';
 import * as steering from './014-steering';
+import * as deferredTasks from './015-deferred-tasks';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -32,6 +33,7 @@ const migrations: Array<[string, Migration]> = [
   ['012-stats-figures', statsFigures],
   ['013-lighter-writes', lighterWrites],
   ['014-steering', steering],
+  ['015-deferred-tasks', deferredTasks],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
