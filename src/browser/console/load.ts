@@ -92,26 +92,51 @@ export function useLoad<T>(read: () => Promise<T>, deps: readonly unknown[], opt
 }
 
 /**
+ * `reload` as a timer calls it: at once while the tab is visible; a hidden tab reads nothing, and
+ * reads once when it is shown again. `stop` ends the watch of the tab.
+ */
+function visibleReload(reload: () => void): { tick: () => void; stop: () => void } {
+  let missed = false;
+  const shown = () => {
+    if (document.visibilityState !== 'visible' || !missed) return;
+    missed = false;
+    reload();
+  };
+  document.addEventListener('visibilitychange', shown);
+  return {
+    tick: () => {
+      if (document.visibilityState === 'hidden') missed = true;
+      else reload();
+    },
+    stop: () => document.removeEventListener('visibilitychange', shown),
+  };
+}
+
+/**
  * Reads again every `ms` while the tab is visible, for figures that change without an event (a
  * worker's heartbeat, a lease nearing its expiry). A hidden tab reads nothing, as above: it reads
  * once when it is shown again.
  */
 export function useEvery(ms: number, reload: () => void): void {
   useEffect(() => {
-    let missed = false;
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'hidden') missed = true;
-      else reload();
-    }, ms);
-    const shown = () => {
-      if (document.visibilityState !== 'visible' || !missed) return;
-      missed = false;
-      reload();
-    };
-    document.addEventListener('visibilitychange', shown);
+    const watch = visibleReload(reload);
+    const timer = setInterval(watch.tick, ms);
     return () => {
       clearInterval(timer);
-      document.removeEventListener('visibilitychange', shown);
+      watch.stop();
+    };
+  }, [ms, reload]);
+}
+
+/** Reads again once, `ms` from now (never when undefined), as `useEvery` does: a hidden tab reads when shown. */
+export function useAfter(ms: number | undefined, reload: () => void): void {
+  useEffect(() => {
+    if (ms === undefined) return undefined;
+    const watch = visibleReload(reload);
+    const timer = setTimeout(watch.tick, ms);
+    return () => {
+      clearTimeout(timer);
+      watch.stop();
     };
   }, [ms, reload]);
 }

@@ -5,11 +5,11 @@
 // that a schedule fired: the list is read again once its earliest next firing has passed, at most
 // every REFRESH_MS and only in a visible tab, and (throttled) when a task of a schedule appears.
 import type { components } from '@agent-fleet/client';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, messageOf } from '../../../api';
 import { ConfirmAction } from '../../confirm-action';
 import { useEvents } from '../../live';
-import { useLoad } from '../../load';
+import { useAfter, useLoad } from '../../load';
 import { hrefOf } from '../../route';
 import { useSubmission } from '../../submit';
 import { Empty, FieldProblem, invalidProps, Loading, Problem, relativeText, secondsText, StatusBadge, Time, useNow } from '../../ui';
@@ -67,29 +67,12 @@ function zoneClock(at: string, timezone: string): string | undefined {
   }
 }
 
-/** Reads the list again once the earliest next firing has passed (see the top of the file). */
-function useDueReload(schedules: readonly Schedule[] | undefined, reload: () => void): void {
-  useEffect(() => {
-    if (!schedules) return undefined;
-    const due = Math.min(...schedules.flatMap((schedule) => (!schedule.paused && schedule.next_run_at ? [Date.parse(schedule.next_run_at)] : [])));
-    if (!Number.isFinite(due)) return undefined;
-    const wait = Math.min(LONGEST_WAIT_MS, Math.max(REFRESH_MS, due + DUE_GRACE_MS - Date.now()));
-    let missed = false;
-    const timer = setTimeout(() => {
-      if (document.visibilityState === 'hidden') missed = true;
-      else reload();
-    }, wait);
-    const shown = () => {
-      if (document.visibilityState !== 'visible' || !missed) return;
-      missed = false;
-      reload();
-    };
-    document.addEventListener('visibilitychange', shown);
-    return () => {
-      clearTimeout(timer);
-      document.removeEventListener('visibilitychange', shown);
-    };
-  }, [schedules, reload]);
+/** How long until the list is read again: once the earliest next firing has passed (see the top of the file). */
+function dueReloadMs(schedules: readonly Schedule[] | undefined): number | undefined {
+  if (!schedules) return undefined;
+  const due = Math.min(...schedules.flatMap((schedule) => (!schedule.paused && schedule.next_run_at ? [Date.parse(schedule.next_run_at)] : [])));
+  if (!Number.isFinite(due)) return undefined;
+  return Math.min(LONGEST_WAIT_MS, Math.max(REFRESH_MS, due + DUE_GRACE_MS - Date.now()));
 }
 
 function Timing({ schedule }: { schedule: Schedule }) {
@@ -382,7 +365,9 @@ function NewScheduleForm({ agentId, onCreated }: { agentId: string; onCreated: (
 
 export function SchedulesSection({ agentId }: { agentId: string }) {
   const schedules = useLoad(() => readSchedules(agentId), [agentId]);
-  useDueReload(schedules.data, schedules.reload);
+  // Reckoned once per read: a wait counted again at each render would never end.
+  const reloadIn = useMemo(() => dueReloadMs(schedules.data), [schedules.data]);
+  useAfter(reloadIn, schedules.reload);
   useEvents(
     (event) => {
       if (event.agent_id !== agentId || event.type !== 'task.created') return;
