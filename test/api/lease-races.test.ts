@@ -3,7 +3,7 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import { connectDatabase } from '../../src/data/database';
 import { describeWithPostgres } from '../support/harness';
-import { listeningPort, serviceEnv, useServerProcesses, type ServerProcess } from '../support/server-process';
+import { jsonCaller, listeningPort, serviceEnv, useServerProcesses, type ServerProcess } from '../support/server-process';
 import { PG_TEST_URL } from '../support/services';
 
 const API_KEY = 'lease-races-key-0123456789abcdef';
@@ -13,15 +13,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const envFor = (databaseUrl: string, overrides: Record<string, string> = {}) =>
   serviceEnv(API_KEY, { DATABASE_URL: databaseUrl, RATE_LIMIT_API_MAX: '1000000', RATE_LIMIT_USER_MAX: '1000000', ...overrides });
 
-async function call(port: number, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: { 'X-API-Key': API_KEY, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
+const call = jsonCaller(API_KEY);
 
 /** An agent with `count` queued tasks, created through `port`. */
 async function queueTasks(port: number, count: number): Promise<{ agentId: string; taskIds: string[] }> {

@@ -1,22 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import knex, { type Knex } from 'knex';
 import { describeWithPostgres } from '../support/harness';
-import { killServers, listeningPort, serviceEnv, spawnServer, type ServerProcess } from '../support/server-process';
+import { jsonCaller, killServers, listeningPort, serviceEnv, spawnServer, type ServerProcess } from '../support/server-process';
 import { PG_TEST_URL } from '../support/services';
 
 const API_KEY = 'schedules-instances-key-0123456789abcdef';
 const INTERVAL_MS = 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function call(port: number, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: { 'X-API-Key': API_KEY, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
+const call = jsonCaller(API_KEY);
 
 interface Made {
   id: string;

@@ -140,3 +140,18 @@ export function tryConnect(port: number): Promise<'refused' | 'accepted'> {
     socket.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNREFUSED' ? resolve('refused') : reject(error)));
   });
 }
+
+export type JsonCall = (port: number, method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+
+/** Calls a service process on 127.0.0.1 with Node's fetch and a service key, sending and reading JSON. */
+export function jsonCaller(apiKey: string): JsonCall {
+  return async (port, method, path, body) => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method,
+      headers: { 'X-API-Key': apiKey, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+  };
+}
