@@ -102,7 +102,7 @@ export const invalidCursor = () =>
     { field: 'cursor', in: 'query', message: 'not a cursor of this collection' },
   ]);
 
-/** The per-user or per-agent limits of the configuration (QUOTA_*), and the fixed one of schedules. */
+/** The per-user or per-agent limits of the configuration (QUOTA_*). */
 export type QuotaName = 'agents_per_user' | 'tasks_per_agent' | 'stored_bytes_per_user';
 
 /** A write that would take its owner beyond a quota: `usage` is what is used now, before the write. */

@@ -50,10 +50,17 @@ export async function createAgent(store: Store, principal: Principal, input: Age
   }
 }
 
-/** Another user's agent reads as missing (404), never as forbidden: its existence is not disclosed. */
-export async function getAgent(store: Store, principal: Principal, id: string): Promise<Agent> {
+/**
+ * The agent when the principal reaches it, locked until the transaction ends with `lock`. Another
+ * user's agent reads as missing (404), never as forbidden: its existence is not disclosed.
+ */
+export async function reachAgent(store: Store, principal: Principal, id: string, options: { lock?: boolean } = {}): Promise<Agent> {
   assertReaches(principal, id);
-  return (await store.agents.find(id, { ownerId: ownerScope(principal) })) ?? Promise.reject(agentNotFound());
+  return (await store.agents.find(id, { lock: options.lock, ownerId: ownerScope(principal) })) ?? Promise.reject(agentNotFound());
+}
+
+export function getAgent(store: Store, principal: Principal, id: string): Promise<Agent> {
+  return reachAgent(store, principal, id);
 }
 
 /** Each agent's newest tasks as summaries, for `include=tasks`. */

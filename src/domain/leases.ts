@@ -4,11 +4,12 @@ import type { LogBatch } from '../data/task-logs-repository';
 import { newId, nextTimestamp, now } from '../data/ids';
 import { agentNotFound, invalidValue, leaseLost, leaseNotFound, stateConflict, type LeaseEnd } from '../errors';
 import type { Agent, Lease, LeaseUpdate, LogLineCreate, Task, UsageIncrement, WorkerKind } from '../model';
-import { ownerScope, type Principal } from './access';
+import type { Principal } from './access';
+import { reachAgent } from './agents';
 import { canStartTasks } from './agent-status';
 import { chargeStoredBytes, recordStoredBytes, taskBytes, type Quotas } from './quotas';
 import { recordTaskChange } from './events';
-import { assertJsonSize, followTaskStatus } from './tasks';
+import { assertJsonSize, deadlineFromStart, followTaskStatus, isAtCap } from './tasks';
 import type { TaskWakeups } from './task-wakeups';
 
 /** How a task waits before its next attempt (config LEASE_RETRY_*). */
@@ -104,10 +105,6 @@ async function lostNow(tx: Store, lease: LeaseRecord, at: string): Promise<never
   throw leaseLost(status === 'active' ? 'expired' : status);
 }
 
-async function findAgent(tx: Store, principal: Principal, agentId: string, lock: boolean): Promise<Agent> {
-  return (await tx.agents.find(agentId, { lock, ownerId: ownerScope(principal) })) ?? Promise.reject(agentNotFound());
-}
-
 async function findLease(tx: Store, agentId: string, leaseId: string): Promise<LeaseRecord> {
   return (await tx.leases.find(agentId, leaseId)) ?? Promise.reject(leaseNotFound());
 }
@@ -156,7 +153,7 @@ export async function claimLease(
  */
 function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlSeconds: number): Promise<{ lease?: Lease; nextAt?: string }> {
   return queue.store.transaction(async (tx) => {
-    let agent = await findAgent(tx, principal, agentId, true);
+    let agent = await reachAgent(tx, principal, agentId, { lock: true });
     if (!canStartTasks(agent.status)) {
       throw stateConflict(`Agent is ${agent.status}: no task can start`, { agent_status: agent.status });
     }
@@ -164,13 +161,13 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
     for (const expired of await tx.leases.expiredOf(agentId, at)) agent = await expireLocked(tx, agent, expired, at, queue);
     // The agent's lock serialises its claims, and its running count is kept in the same transactions
     // as its tasks' moves: the cap holds exactly, across instances.
-    if (agent.max_concurrency !== null && (await tx.tasks.countRunning(agentId)) >= agent.max_concurrency) return {};
+    if (await isAtCap(tx, agent)) return {};
     // Deferred tasks whose time has come join the claimable ones under the agent's lock, so each
     // is released once and ranked by its priority like any other.
     await tx.tasks.releaseDue(agentId, at);
     let task = await tx.tasks.nextClaimable(agentId, at);
     // A task past its deadline while queued (backing off) fails instead of starting.
-    while (task && task.deadline_at !== null && task.deadline_at <= at) {
+    while (task && pastDeadline(task, at)) {
       agent = await timeOutLocked(tx, agent, task, at, queue);
       task = await tx.tasks.nextClaimable(agentId, at);
     }
@@ -208,8 +205,7 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
         updated_at: timestamp,
         lease_id: draft.id,
         progress: null,
-        // The deadline runs from the first lease, across every attempt.
-        ...(task.timeout_seconds !== null && task.deadline_at === null ? { deadline_at: addMs(timestamp, task.timeout_seconds * 1000) } : {}),
+        ...deadlineFromStart(task, timestamp),
       },
       0,
     );
@@ -228,7 +224,7 @@ async function giveBack(queue: WorkQueue, principal: Principal, lease: Lease): P
 }
 
 export async function getLease(store: Store, principal: Principal, agentId: string, leaseId: string): Promise<Lease> {
-  await findAgent(store, principal, agentId, false);
+  await reachAgent(store, principal, agentId);
   const lease = await findLease(store, agentId, leaseId);
   const task = await store.tasks.find(agentId, lease.task_id);
   if (!task) throw leaseNotFound();
@@ -245,7 +241,7 @@ export async function updateLease(queue: WorkQueue, principal: Principal, agentI
   let requeued = false;
   let capped = false;
   const lease = await queue.store.transaction(async (tx) => {
-    const agent = await findAgent(tx, principal, agentId, true);
+    const agent = await reachAgent(tx, principal, agentId, { lock: true });
     capped = agent.max_concurrency !== null;
     const found = await findLease(tx, agentId, leaseId);
     const task = await leasedTask(tx, found);
@@ -288,7 +284,7 @@ function heartbeat(
   update: { ttl_seconds?: number; progress?: Task['progress']; usage?: UsageIncrement },
 ): Promise<Lease> {
   return store.transaction(async (tx) => {
-    const agent = await findAgent(tx, principal, agentId, false);
+    const agent = await reachAgent(tx, principal, agentId);
     const found = await findLease(tx, agentId, leaseId);
     // The task's lock first, as every write of a leased task takes it (before its lease).
     let task = await leasedTask(tx, found);
@@ -320,7 +316,7 @@ function heartbeat(
 /** Gives the task back: it is queued again at once, and the attempt is not counted. */
 export async function releaseLease(queue: WorkQueue, principal: Principal, agentId: string, leaseId: string): Promise<void> {
   await queue.store.transaction(async (tx) => {
-    const agent = await findAgent(tx, principal, agentId, true);
+    const agent = await reachAgent(tx, principal, agentId, { lock: true });
     const found = await findLease(tx, agentId, leaseId);
     const task = await leasedTask(tx, found);
     const at = now();
@@ -473,7 +469,7 @@ export const LOG_DATA_MAX_BYTES = 8192;
  */
 export async function appendLogs(queue: WorkQueue, principal: Principal, agentId: string, leaseId: string, lines: LogLineCreate[]): Promise<void> {
   await queue.store.transaction(async (tx) => {
-    await findAgent(tx, principal, agentId, false);
+    await reachAgent(tx, principal, agentId);
     const lease = await findLease(tx, agentId, leaseId);
     const task = await leasedTask(tx, lease);
     const at = now();

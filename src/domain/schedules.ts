@@ -2,10 +2,11 @@ import { Cron } from 'croner';
 import type { DueSchedule, ScheduleChanges } from '../data/schedules-repository';
 import type { Store } from '../data/store';
 import { newId, nextTimestamp, now } from '../data/ids';
-import { AppError, agentNotFound, invalidValue, scheduleNotFound, stateConflict } from '../errors';
+import { AppError, invalidValue, scheduleNotFound, stateConflict } from '../errors';
 import type { Logger } from '../logger';
 import type { Schedule, ScheduleCreate, ScheduleTemplate, ScheduleUpdate } from '../model';
-import { assertNotAgentKey, assertReaches, ownerScope, type Principal } from './access';
+import { assertNotAgentKey, type Principal } from './access';
+import { reachAgent } from './agents';
 import type { ListQuery, ListResult } from './collection';
 import type { Quotas } from './quotas';
 import { isTerminal } from './task-status';
@@ -116,23 +117,13 @@ function assertTemplate(template: ScheduleTemplate): void {
   assertJsonSize('template/input', template.input);
 }
 
-/** The agent, locked until the transaction ends, when the principal reaches it; 404 otherwise. */
-async function lockAgent(tx: Store, principal: Principal, agentId: string): Promise<void> {
-  if (!(await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) }))) throw agentNotFound();
-}
-
-async function assertAgentVisible(store: Store, principal: Principal, agentId: string): Promise<void> {
-  assertReaches(principal, agentId);
-  if (!(await store.agents.find(agentId, { ownerId: ownerScope(principal) }))) throw agentNotFound();
-}
-
 export async function listSchedules(store: Store, principal: Principal, agentId: string, query: ListQuery): Promise<ListResult<Schedule>> {
-  await assertAgentVisible(store, principal, agentId);
+  await reachAgent(store, principal, agentId);
   return store.schedules.list(agentId, query);
 }
 
 export async function getSchedule(store: Store, principal: Principal, agentId: string, scheduleId: string): Promise<Schedule> {
-  await assertAgentVisible(store, principal, agentId);
+  await reachAgent(store, principal, agentId);
   return (await store.schedules.find(agentId, scheduleId)) ?? Promise.reject(scheduleNotFound());
 }
 
@@ -166,7 +157,7 @@ export async function createSchedule(store: Store, principal: Principal, agentId
     updated_at: at,
   };
   return store.transaction(async (tx) => {
-    await lockAgent(tx, principal, agentId);
+    await reachAgent(tx, principal, agentId, { lock: true });
     const limit = quotas.schedulesPerAgent ?? SCHEDULES_PER_AGENT;
     const usage = await tx.schedules.countOf(agentId);
     if (usage >= limit) throw stateConflict(`An agent holds at most ${limit} schedules: delete one first`);
@@ -199,7 +190,7 @@ export async function updateSchedule(store: Store, principal: Principal, agentId
   assertNotAgentKey(principal);
   if (input.template !== undefined) assertTemplate(input.template);
   return store.transaction(async (tx) => {
-    await lockAgent(tx, principal, agentId);
+    await reachAgent(tx, principal, agentId, { lock: true });
     const schedule = await tx.schedules.find(agentId, scheduleId);
     if (!schedule) throw scheduleNotFound();
     const retimed = input.cron !== undefined || input.timezone !== undefined || input.interval_seconds !== undefined;
@@ -230,7 +221,7 @@ export async function updateSchedule(store: Store, principal: Principal, agentId
 export async function deleteSchedule(store: Store, principal: Principal, agentId: string, scheduleId: string): Promise<void> {
   assertNotAgentKey(principal);
   await store.transaction(async (tx) => {
-    await lockAgent(tx, principal, agentId);
+    await reachAgent(tx, principal, agentId, { lock: true });
     if (!(await tx.schedules.remove(agentId, scheduleId))) throw scheduleNotFound();
   });
 }

@@ -1,8 +1,9 @@
 import type { Store } from '../data/store';
-import { AppError, agentNotFound, invalidValue } from '../errors';
+import { AppError, invalidValue } from '../errors';
 import type { Task, TaskStatus } from '../model';
 import type { components } from '../../generated/api';
-import { assertNotAgentKey, assertReaches, ownerScope, type Principal } from './access';
+import { assertNotAgentKey, type Principal } from './access';
+import { reachAgent } from './agents';
 import type { Quotas } from './quotas';
 import type { TaskWakeups } from './task-wakeups';
 import { retryTask, updateTask } from './tasks';
@@ -33,8 +34,7 @@ const DEFAULT_LIMIT = 1000;
  */
 export async function runTaskBatch(store: Store, principal: Principal, agentId: string, batch: TaskBatchCreate, quotas: Quotas, wakeups?: TaskWakeups): Promise<TaskBatchOutcome> {
   assertNotAgentKey(principal);
-  assertReaches(principal, agentId);
-  if (!(await store.agents.find(agentId, { ownerId: ownerScope(principal) }))) throw agentNotFound();
+  await reachAgent(store, principal, agentId);
   const { ids, more } = await chosenTasks(store, agentId, batch);
   const entries: TaskBatchEntry[] = [];
   for (const id of ids) entries.push(await applyTo(store, principal, agentId, id, batch.action, quotas));

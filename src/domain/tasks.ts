@@ -2,7 +2,8 @@ import type { Store } from '../data/store';
 import type { TaskChanges } from '../data/tasks-repository';
 import { newId, nextTimestamp, now } from '../data/ids';
 import { agentNotFound, invalidValue, stateConflict, taskNotFound } from '../errors';
-import { assertNotAgentKey, assertReaches, ownerScope, type Principal } from './access';
+import { assertNotAgentKey, assertReaches, type Principal } from './access';
+import { reachAgent } from './agents';
 import { canAcceptTasks, canStartTasks, statusAfterTaskStart, statusAfterTaskStop } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
 import type { Agent, Task, TaskCreate, TaskStatus, TaskUpdate } from '../model';
@@ -17,8 +18,7 @@ const DEFAULT_PRIORITY = 5;
 const DEFAULT_MAX_ATTEMPTS = 3;
 
 export async function listTasks(store: Store, principal: Principal, agentId: string, query: ListQuery): Promise<ListResult<Task>> {
-  assertReaches(principal, agentId);
-  if (!(await store.agents.find(agentId, { ownerId: ownerScope(principal) }))) throw agentNotFound();
+  await reachAgent(store, principal, agentId);
   return store.tasks.list(agentId, query);
 }
 
@@ -40,11 +40,8 @@ export async function createTask(
   assertJsonSize('input', input.input);
   const runAt = input.run_at === undefined ? null : checkRunAt(input.run_at);
   const created = await store.transaction(async (tx) => {
-    const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
-    if (!agent) throw agentNotFound();
-    if (!canAcceptTasks(agent.status)) {
-      throw stateConflict(`Agent is ${agent.status} and accepts no new task`, { agent_status: agent.status });
-    }
+    const agent = await reachAgent(tx, principal, agentId, { lock: true });
+    assertAcceptsTasks(agent);
     await assertTaskQuota(tx, agentId, quotas);
     const timestamp = now();
     const task: Task = {
@@ -85,8 +82,7 @@ export async function createTask(
 }
 
 export async function getTask(store: Store, principal: Principal, agentId: string, taskId: string): Promise<Task> {
-  assertReaches(principal, agentId);
-  if (!(await store.agents.find(agentId, { ownerId: ownerScope(principal) }))) throw agentNotFound();
+  await reachAgent(store, principal, agentId);
   return (await store.tasks.find(agentId, taskId)) ?? Promise.reject(taskNotFound());
 }
 
@@ -131,9 +127,7 @@ export async function retryTask(store: Store, principal: Principal, agentId: str
     if (task.status !== 'failed' && task.status !== 'cancelled') {
       throw stateConflict(`A ${task.status} task cannot be retried: only a failed or cancelled one`, { status: task.status });
     }
-    if (!canAcceptTasks(agent.status)) {
-      throw stateConflict(`Agent is ${agent.status} and accepts no new task`, { agent_status: agent.status });
-    }
+    assertAcceptsTasks(agent);
     if (task.attempts >= MAX_ATTEMPTS_EVER) {
       throw stateConflict(`The task has used its ${MAX_ATTEMPTS_EVER} attempts: create a new task`, { status: task.status });
     }
@@ -181,8 +175,7 @@ export function deleteTask(store: Store, principal: Principal, agentId: string, 
 async function lockTask(tx: Store, principal: Principal, agentId: string, taskId: string, precondition?: Precondition<Task>): Promise<{ agent: Agent; task: Task }> {
   // A task changes through its owner (or an admin, or a service key); an agent's own processes work it through leases.
   assertNotAgentKey(principal);
-  const agent = await tx.agents.find(agentId, { lock: true, ownerId: ownerScope(principal) });
-  if (!agent) throw agentNotFound();
+  const agent = await reachAgent(tx, principal, agentId, { lock: true });
   const task = await tx.tasks.find(agentId, taskId, { lock: true });
   if (!task) throw taskNotFound();
   assertPrecondition(precondition, task);
@@ -224,11 +217,8 @@ function planTaskChanges(agent: Agent, task: Task, patch: TaskUpdate): TaskChang
     if (target === 'running' && !canStartTasks(agent.status)) {
       throw stateConflict(`Agent is ${agent.status}: no task can start`, { agent_status: agent.status });
     }
-    if (target === 'running' && task.timeout_seconds !== null && task.deadline_at === null) {
-      changes.deadline_at = new Date(Date.parse(timestamp) + task.timeout_seconds * 1000).toISOString();
-    }
     changes.status = target;
-    if (target === 'running') changes.started_at = timestamp;
+    if (target === 'running') Object.assign(changes, { started_at: timestamp, ...deadlineFromStart(task, timestamp) });
     if (isTerminal(target)) changes.finished_at = timestamp;
     if (target === 'succeeded') changes.result = patch.result ?? null;
     if (target === 'failed') changes.error = patch.error ?? null;
@@ -238,12 +228,30 @@ function planTaskChanges(agent: Agent, task: Task, patch: TaskUpdate): TaskChang
   return changes;
 }
 
+/**
+ * Whether the agent already runs `max_concurrency` tasks. Under the agent's lock the answer holds
+ * until the transaction ends: its running count moves in the same transactions as its tasks.
+ */
+export async function isAtCap(tx: Store, agent: Agent): Promise<boolean> {
+  return agent.max_concurrency !== null && (await tx.tasks.countRunning(agent.id)) >= agent.max_concurrency;
+}
+
 /** A task may start only while fewer than the agent's `max_concurrency` run (the caller holds the agent's lock). */
 async function assertBelowCap(tx: Store, agent: Agent): Promise<void> {
-  if (agent.max_concurrency === null) return;
-  const running = await tx.tasks.countRunning(agent.id);
-  if (running >= agent.max_concurrency) {
-    throw stateConflict(`Agent already runs ${running} tasks, its max_concurrency`, { agent_status: agent.status });
+  if (await isAtCap(tx, agent)) {
+    throw stateConflict(`Agent already runs as many tasks as its max_concurrency (${agent.max_concurrency})`, { agent_status: agent.status });
+  }
+}
+
+/** The deadline a task gets as it starts: `timeout_seconds` from its first start, kept across its attempts. */
+export function deadlineFromStart(task: Task, startedAt: string): Pick<TaskChanges, 'deadline_at'> {
+  if (task.timeout_seconds === null || task.deadline_at !== null) return {};
+  return { deadline_at: new Date(Date.parse(startedAt) + task.timeout_seconds * 1000).toISOString() };
+}
+
+function assertAcceptsTasks(agent: Agent): void {
+  if (!canAcceptTasks(agent.status)) {
+    throw stateConflict(`Agent is ${agent.status} and accepts no new task`, { agent_status: agent.status });
   }
 }
 
