@@ -1,7 +1,7 @@
 // A destructive action asked twice, inline: the first button turns into "Confirm …" and "Keep", so
 // that a stray click or Enter changes nothing, and no browser dialog is needed.
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { Problem } from './ui';
+import { useRef, useState } from 'preact/hooks';
+import { Problem, useFocusFollows } from './ui';
 
 interface ConfirmActionProps {
   /** The first button, e.g. "Cancel task". */
@@ -22,15 +22,10 @@ export function ConfirmAction({ label, confirmLabel, subject, onConfirm, warning
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const start = useRef<HTMLButtonElement>(null);
   const confirm = useRef<HTMLButtonElement>(null);
-  // Focus follows the buttons as they swap, so that a keyboard user is never left on nothing.
-  const moved = useRef(false);
-  useEffect(() => {
-    if (!moved.current) return;
-    (asking ? confirm : start).current?.focus();
-  }, [asking]);
+  const flipped = useFocusFollows(asking, confirm, start);
 
   const ask = (value: boolean) => {
-    moved.current = true;
+    flipped();
     setAsking(value);
   };
   const go = async () => {

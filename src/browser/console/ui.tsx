@@ -171,6 +171,22 @@ export function ProgressBar({ progress, label }: { progress: { percent?: number;
   );
 }
 
+/**
+ * Moves the focus to `on` or `off` as `shown` flips between them, once the person has flipped it
+ * (never at the first render), so that a keyboard user is never left on nothing. Answers what to
+ * call as they flip it.
+ */
+export function useFocusFollows(shown: boolean, on: { current: HTMLElement | null }, off: { current: HTMLElement | null }): () => void {
+  const moved = useRef(false);
+  useEffect(() => {
+    if (!moved.current) return;
+    (shown ? on : off).current?.focus();
+  }, [shown]);
+  return () => {
+    moved.current = true;
+  };
+}
+
 /** What is wrong with one field (said by the form, or by the service's 400), under it; see `invalidProps`. */
 export function FieldProblem({ id, message }: { id: string; message: string | undefined }) {
   if (!message) return null;

@@ -9,6 +9,7 @@ import { AgentFleetError } from '@agent-fleet/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { ConfirmAction } from '../confirm-action';
+import { PressButton } from '../press-button';
 import { changesOf, useEvents } from '../live';
 import { useLoad } from '../load';
 import { hrefOf } from '../route';
@@ -135,29 +136,6 @@ function ScheduleFact({ agentId, scheduleId }: { agentId: string; scheduleId: st
         <a href={hrefOf.agent(agentId)}>{name}</a>
       </dd>
     </div>
-  );
-}
-
-/** Runs a failed or cancelled task again; the button keeps the focus while it sends. */
-function RetryButton({ task, onRetried }: { task: Task; onRetried: (task: Task) => void }) {
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | undefined>(undefined);
-  const retry = async () => {
-    if (busy) return;
-    setBusy(true);
-    setProblem(undefined);
-    const answer = await retryTask(task.agent_id, task.id);
-    setBusy(false);
-    if (answer.ok) onRetried(answer.task);
-    else setProblem(answer.message);
-  };
-  return (
-    <>
-      <button type="button" class="secondary" aria-disabled={busy ? 'true' : undefined} onClick={() => void retry()} aria-label={`Retry task: ${task.title}`}>
-        {busy ? 'Retrying…' : 'Retry task'}
-      </button>
-      {problem && <Problem message={problem} />}
-    </>
   );
 }
 
@@ -389,12 +367,17 @@ export function TaskView({ agentId, taskId }: { agentId: string; taskId: string 
       )}
       {isRetryable(shown) && (
         <div class="task-actions">
-          <RetryButton
-            task={shown}
-            onRetried={(retried) => {
-              task.patch(() => retried);
+          <PressButton
+            label="Retry task"
+            busyLabel="Retrying…"
+            subject={shown.title}
+            onPress={async () => {
+              const answer = await retryTask(agentId, taskId);
+              if (!answer.ok) return answer.message;
+              task.patch(() => answer.task);
               attempts.reload();
-              setJustDone({ words: 'Queued again.', status: retried.status });
+              setJustDone({ words: 'Queued again.', status: answer.task.status });
+              return undefined;
             }}
           />
         </div>

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from '../../../api';
 import { ConfirmAction } from '../../confirm-action';
-import { Problem } from '../../ui';
+import { PressButton } from '../../press-button';
 import { isCancellable } from '../task/cancel-task';
 import { isRetryable } from '../task/retry-task';
 import { runTaskBatch, type BatchAction, type BatchOutcome } from './task-batch';
@@ -66,16 +66,8 @@ function cancelWarning(chosen: readonly TaskRow[]): string | undefined {
 
 export function BulkActions({ agentId, chosen, onChanged }: { agentId: string; chosen: readonly TaskRow[]; onChanged: (changed: Array<Pick<TaskRow, 'id' | 'status'>>) => void }) {
   const [batch, setBatch] = useState<Batch | undefined>(undefined);
-  const [retrying, setRetrying] = useState(false);
-  const [problem, setProblem] = useState<string | undefined>(undefined);
-  // A refusal of the whole batch goes with the choice it was about.
-  useEffect(() => {
-    if (chosen.length === 0) setProblem(undefined);
-  }, [chosen.length]);
-
   /** Sends the batch; resolves with what to tell the person when the service refused it whole. */
   const send = async (action: BatchAction): Promise<string | undefined> => {
-    setProblem(undefined);
     try {
       const outcomes = await runTaskBatch(agentId, action, chosen);
       setBatch({ action, outcomes });
@@ -85,14 +77,6 @@ export function BulkActions({ agentId, chosen, onChanged }: { agentId: string; c
       return messageOf(failure, `The tasks could not be ${ACTION_WORDS[action].done}. Please try again.`);
     }
   };
-  const retry = async () => {
-    if (retrying) return;
-    setRetrying(true);
-    const refused = await send('retry');
-    setRetrying(false);
-    if (refused !== undefined) setProblem(refused);
-  };
-
   const subject = `${chosen.length} selected ${chosen.length === 1 ? 'task' : 'tasks'}`;
   return (
     <>
@@ -101,12 +85,8 @@ export function BulkActions({ agentId, chosen, onChanged }: { agentId: string; c
           <span class="bulk-count" role="status">
             {countWords(chosen)}
           </span>
-          {/* aria-disabled, not disabled: the button keeps the keyboard's focus while it sends. */}
-          <button type="button" class="secondary" aria-disabled={retrying ? 'true' : undefined} onClick={() => void retry()} aria-label={`Retry selected: ${subject}`}>
-            {retrying ? 'Retrying…' : 'Retry selected'}
-          </button>
+          <PressButton label="Retry selected" busyLabel="Retrying…" subject={subject} onPress={() => send('retry')} />
           <ConfirmAction label="Cancel selected" confirmLabel={`Confirm cancel of ${chosen.length}`} subject={subject} warning={cancelWarning(chosen)} onConfirm={() => send('cancel')} />
-          {problem && <Problem message={problem} />}
         </div>
       )}
       {batch && <Report batch={batch} onDone={() => setBatch(undefined)} />}

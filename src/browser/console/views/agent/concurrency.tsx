@@ -2,10 +2,10 @@
 // among the agent's facts and changed in place: "Change" opens a small form (empty for no limit),
 // "Save" sends the agent's PATCH, and the focus goes back to "Change" once done.
 import type { components } from '@agent-fleet/client';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api } from '../../../api';
 import { useSubmission } from '../../submit';
-import { FieldProblem, invalidProps, Problem } from '../../ui';
+import { FieldProblem, invalidProps, Problem, useFocusFollows } from '../../ui';
 
 type Agent = components['schemas']['AgentResource'];
 
@@ -19,15 +19,10 @@ export function ConcurrencyFact({ agent, onChanged }: { agent: Agent; onChanged:
   const { busy, problem, fields, refuse, run } = useSubmission('The limit could not be changed. Please try again.');
   const input = useRef<HTMLInputElement>(null);
   const change = useRef<HTMLButtonElement>(null);
-  // Focus follows the swap between the value and the form, once the person has asked for one.
-  const moved = useRef(false);
-  useEffect(() => {
-    if (!moved.current) return;
-    (editing ? input : change).current?.focus();
-  }, [editing]);
+  const flipped = useFocusFollows(editing, input, change);
 
   const edit = (on: boolean) => {
-    moved.current = true;
+    flipped();
     refuse(undefined);
     if (on) setValue(agent.max_concurrency === null || agent.max_concurrency === undefined ? '' : String(agent.max_concurrency));
     setEditing(on);
@@ -39,7 +34,7 @@ export function ConcurrencyFact({ agent, onChanged }: { agent: Agent; onChanged:
       const { data, error, response } = await api.PATCH('/api/v1/agents/{agent_id}', { params: { path: { agent_id: agent.id } }, body: { max_concurrency: limit } });
       if (!response.ok || !data) throw error;
       onChanged(data.data as Agent);
-      moved.current = true;
+      flipped();
       setEditing(false);
     });
   };
