@@ -6,7 +6,7 @@
  * extend the lease once with a heartbeat, and succeed), each on a fresh database of each kind:
  * - `baseline`: a build of the last commit before attempts were recorded (by default the parent
  *   of the commit that added migration 011), built from its own sources into .bench/ and sharing
- *   this checkout's node_modules (the two commits' package.json and lock file must be the same);
+ *   this checkout's node_modules (every package its lock file names must be locked the same here);
  * - `plain`: the service as it is, the same loop (every lease records its attempt now, always);
  * - `logged`: the service as it is, each task also appending `logLines` log lines through its
  *   lease in batches of `logBatch` (100: one batch, as the typed client's worker sends them), and
@@ -17,12 +17,11 @@
  * ratios of the medians, and the change within each round (its runs back to back), and marks the
  * target: `logged` at most 10 % below `baseline`.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { buildBaseline, git, ROOT } from './apps';
-import { machineBusyCores } from './process-tree';
-import { runWorkLoop, type WorkLoopConfig, type WorkLoopOptions, type WorkLoopResult } from './work-loop';
+import { buildBaseline, git } from './apps';
+import { assertPackagesCovered, currentBuild, DISTURBED_CORES, fixed, median, paired, percent, quantile, runLoopRounds, type LoopMeasurement } from './loop-rounds';
+import type { WorkLoopConfig, WorkLoopOptions, WorkLoopResult } from './work-loop';
 
 export interface AttemptsOptions {
   /** A git revision to compare with; empty: the parent of the commit that added migration 011. */
@@ -51,35 +50,7 @@ export interface AttemptsOptions {
 export type AttemptsVariant = 'baseline' | 'plain' | 'usage' | 'logged';
 export const ATTEMPTS_VARIANTS: AttemptsVariant[] = ['baseline', 'plain', 'usage', 'logged'];
 
-export interface AttemptsMeasurement {
-  round: number;
-  variant: AttemptsVariant;
-  result: WorkLoopResult;
-  /** The 1-minute load average right after the run. */
-  load1: number;
-  /** Seconds waited for the machine to be quiet before the run. */
-  waitedS: number;
-  /** Times the run was made again because other load disturbed it. */
-  repeated: number;
-}
-
-/** A run during which the rest of the machine kept this many cores busy is made again. */
-export const DISTURBED_CORES = 0.25;
-
-/** Waits until the machine (nothing of the bench's running) keeps fewer than `cores` busy over 2 s, at most `maxS` seconds; answers the seconds waited. */
-export async function waitForQuiet(cores: number, maxS: number): Promise<number> {
-  const started = performance.now();
-  for (;;) {
-    const busy = await machineBusyCores(2000);
-    const waited = (performance.now() - started) / 1000;
-    if (busy < cores) return waited;
-    if (waited >= maxS) {
-      console.log(`bench: the machine kept ${busy.toFixed(2)} cores busy for ${maxS} s; running anyway`);
-      return waited;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-  }
-}
+export type AttemptsMeasurement = LoopMeasurement<AttemptsVariant>;
 
 export interface AttemptsReport {
   baseline: string;
@@ -98,27 +69,6 @@ function defaultBaseline(): string {
   return `${added}^`;
 }
 
-/** The baseline runs on this checkout's node_modules: only honest when both commits ask for the same packages. */
-function assertSamePackages(sha: string): void {
-  for (const file of ['package.json', 'package-lock.json']) {
-    const then = git('show', `${sha}:${file}`);
-    const now = readFileSync(path.join(ROOT, file), 'utf8').trim();
-    if (then !== now) throw new Error(`${file} differs between ${sha.slice(0, 7)} and the checkout: build the baseline with its own packages (git worktree add, npm ci)`);
-  }
-}
-
-const quantile = (values: number[], q: number): number => {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
-};
-const median = (values: number[]): number => {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
-
 function loopOptions(variant: AttemptsVariant, options: AttemptsOptions): WorkLoopOptions {
   const logged = variant === 'logged';
   return { ...options.work, heartbeat: true, logLines: logged ? options.logLines : 0, logBatch: options.logBatch, usage: logged || variant === 'usage' };
@@ -127,67 +77,31 @@ function loopOptions(variant: AttemptsVariant, options: AttemptsOptions): WorkLo
 export async function runAttemptsSuite(options: AttemptsOptions, benchDir: string): Promise<{ report: AttemptsReport; failed: boolean }> {
   const started = performance.now();
   const revision = options.baseline || defaultBaseline();
-  assertSamePackages(git('rev-parse', '--verify', `${revision}^{commit}`));
+  assertPackagesCovered(revision);
   const baseline = buildBaseline(revision, benchDir);
-  let currentRoot: string | undefined;
-  let current = `the checkout, ${git('rev-parse', '--short', 'HEAD')} (${git('rev-parse', '--abbrev-ref', 'HEAD')})${git('status', '--porcelain', '--', 'src', 'api.yaml').length > 0 ? ' with uncommitted changes to src/ or api.yaml' : ''}`;
-  if (options.current) {
-    assertSamePackages(git('rev-parse', '--verify', `${options.current}^{commit}`));
-    const built = buildBaseline(options.current, benchDir);
-    currentRoot = built.root;
-    current = built.commit;
-  }
+  const current = currentBuild(options.current, benchDir);
   const variants = options.variants;
-  console.log(`bench: attempts suite; baseline ${baseline.commit}, current ${current}; ${options.rounds} rounds of ${variants.join(', ')} on ${options.work.configs.join(', ')}`);
+  console.log(`bench: attempts suite; baseline ${baseline.commit}, current ${current.name}; ${options.rounds} rounds of ${variants.join(', ')} on ${options.work.configs.join(', ')}`);
   const runDir = path.join(benchDir, `attempts-${Date.now()}`);
   mkdirSync(runDir, { recursive: true });
-  const measurements: AttemptsMeasurement[] = [];
-  let runs = 0;
+  let measurements: AttemptsMeasurement[];
   try {
-    for (let round = 1; round <= options.rounds; round++) {
-      for (const config of options.work.configs as WorkLoopConfig[]) {
-        // Rotating the order spreads the drift of a shared machine over every variant.
-        const order = variants.map((_, i) => variants[(i + round - 1) % variants.length] as AttemptsVariant);
-        for (const variant of order) {
-          // A directory of its own per start: a database the newer build migrated would stop the baseline.
-          const dir = path.join(runDir, String(++runs));
-          mkdirSync(dir);
-          let waitedS = 0;
-          let result: WorkLoopResult | undefined;
-          let repeated = 0;
-          // A run another program's load disturbed is run again (twice at most), once the machine is quiet.
-          for (;;) {
-            waitedS += await waitForQuiet(options.quietCores, options.quietWaitS);
-            result = await runWorkLoop(config, loopOptions(variant, options), dir, variant === 'baseline' ? baseline.root : currentRoot);
-            if ((result.otherCores ?? 0) < DISTURBED_CORES || repeated >= 2) break;
-            repeated++;
-            console.log(`bench: attempts round ${round} ${config} ${variant}: other load kept ${(result.otherCores ?? 0).toFixed(2)} cores busy (${result.succeededPerSecond.toFixed(0)} tasks/s); running it again`);
-          }
-          rmSync(dir, { recursive: true, force: true });
-          const load1 = os.loadavg()[0] as number;
-          measurements.push({ round, variant, result, load1, waitedS, repeated });
-          console.log(
-            `bench: attempts round ${round} ${config.padEnd(9)} ${variant.padEnd(8)} ${result.succeededPerSecond.toFixed(0).padStart(5)} tasks/s  ${result.cpuMicrosPerTask.toFixed(0).padStart(5)} µs CPU/task  claim p99 ${result.claimP99Ms.toFixed(1)} ms  load ${load1.toFixed(2)}  other ${(result.otherCores ?? 0).toFixed(2)} cores${waitedS >= 3 ? `  (waited ${waitedS.toFixed(0)} s for quiet)` : ''}${result.problems.length ? `  PROBLEMS ${result.problems.join('; ')}` : ''}`,
-          );
-        }
-      }
-    }
+    measurements = await runLoopRounds({
+      suite: 'attempts',
+      rounds: options.rounds,
+      configs: options.work.configs as WorkLoopConfig[],
+      variants,
+      quietCores: options.quietCores,
+      quietWaitS: options.quietWaitS,
+      repeats: 2,
+      runDir,
+      loopOf: (variant) => ({ options: loopOptions(variant, options), root: variant === 'baseline' ? baseline.root : current.root }),
+    });
   } finally {
     rmSync(runDir, { recursive: true, force: true });
   }
   const failed = measurements.some((m) => m.result.problems.length > 0);
-  return { report: { baseline: baseline.commit, current, measurements, seconds: (performance.now() - started) / 1000 }, failed };
-}
-
-const fixed = (value: number | undefined, digits: number) => (value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits));
-const percent = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${Math.abs((ratio - 1) * 100).toFixed(1)} %`;
-
-/** Each round's runs ran back to back: the ratio within a round cancels the drift between rounds. */
-function paired(of: (variant: AttemptsVariant) => AttemptsMeasurement[], after: AttemptsVariant, before: AttemptsVariant): number[] {
-  return of(after).flatMap((a) => {
-    const b = of(before).find((m) => m.round === a.round);
-    return b ? [a.result.succeededPerSecond / b.result.succeededPerSecond] : [];
-  });
+  return { report: { baseline: baseline.commit, current: current.name, measurements, seconds: (performance.now() - started) / 1000 }, failed };
 }
 
 export function renderAttempts(report: AttemptsReport, options: AttemptsOptions): string {

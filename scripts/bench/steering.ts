@@ -27,14 +27,13 @@
  *    Lateness is the task's `created_at` less its slot. Every slot up to the end of the window must
  *    have exactly one task: one fired twice, or none (skipped), is a problem. Target: p99 under 1 s.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { buildBaseline, git, ROOT, startApp, stopApp, type AppSpec } from './apps';
-import { DISTURBED_CORES, waitForQuiet } from './attempts';
+import { buildBaseline, startApp, stopApp, type AppSpec } from './apps';
+import { assertPackagesCovered, currentBuild, DISTURBED_CORES, fixed, median, paired, percent, quantile, runLoopRounds, waitForQuiet, type LoopMeasurement } from './loop-rounds';
 import { cpuMillisBetween, machineBusyMillis, sampleCpu } from './process-tree';
-import { call, createPgDatabase, expectStatus, RAISED_LIMITS, runWorkLoop, sampleDatabaseCpu, type WorkLoopConfig, type WorkLoopOptions, type WorkLoopResult } from './work-loop';
+import { call, createPgDatabase, expectStatus, RAISED_LIMITS, sampleDatabaseCpu, type WorkLoopConfig, type WorkLoopOptions, type WorkLoopResult } from './work-loop';
 
 export type SteeringVariant = 'baseline' | 'plain' | 'capped' | 'capped-half' | 'scheduled';
 export const STEERING_VARIANTS: SteeringVariant[] = ['baseline', 'plain', 'capped', 'capped-half', 'scheduled'];
@@ -73,14 +72,7 @@ export interface SteeringOptions {
   firing: FiringOptions;
 }
 
-export interface SteeringMeasurement {
-  round: number;
-  variant: SteeringVariant;
-  result: WorkLoopResult;
-  load1: number;
-  waitedS: number;
-  repeated: number;
-}
+export type SteeringMeasurement = LoopMeasurement<SteeringVariant>;
 
 export interface FiringResult {
   database: 'sqlite' | 'pg';
@@ -129,34 +121,6 @@ export const MAX_LATENESS_P99_MS = 1000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * The build runs on this checkout's node_modules: honest when every package the revision's lock
- * file names is locked here at the same version (the newer commit may add packages: croner).
- */
-function assertPackagesCovered(sha: string): void {
-  type Lock = { packages?: Record<string, { version?: string; integrity?: string }> };
-  const then = (JSON.parse(git('show', `${sha}:package-lock.json`)) as Lock).packages ?? {};
-  const here = (JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as Lock).packages ?? {};
-  const differing = Object.entries(then)
-    .filter(([name, entry]) => name !== '' && (here[name]?.version !== entry.version || here[name]?.integrity !== entry.integrity))
-    .map(([name]) => name);
-  if (differing.length > 0) {
-    throw new Error(`${sha.slice(0, 7)} locks ${differing.length} package(s) otherwise than the checkout (${differing.slice(0, 5).join(', ')}): build it with its own packages (git worktree add, npm ci)`);
-  }
-}
-
-const quantile = (values: number[], q: number): number => {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
-};
-const median = (values: number[]): number => {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
-
 function loopOptions(variant: SteeringVariant, options: SteeringOptions): WorkLoopOptions {
   // The attempts suite's `plain` load: a heartbeat per task, no log lines, no usage.
   const plain: WorkLoopOptions = { ...options.work, heartbeat: true, logLines: 0, usage: false };
@@ -169,57 +133,33 @@ function loopOptions(variant: SteeringVariant, options: SteeringOptions): WorkLo
 export async function runSteeringSuite(options: SteeringOptions, benchDir: string): Promise<{ report: SteeringReport; failed: boolean }> {
   const started = performance.now();
   const revision = options.baseline || DEFAULT_STEERING_BASELINE;
-  assertPackagesCovered(git('rev-parse', '--verify', `${revision}^{commit}`));
   const variants = options.variants;
+  if (variants.includes('baseline')) assertPackagesCovered(revision);
   const baseline = variants.includes('baseline') ? buildBaseline(revision, benchDir) : undefined;
-  let currentRoot: string | undefined;
-  let current = `the checkout, ${git('rev-parse', '--short', 'HEAD')} (${git('rev-parse', '--abbrev-ref', 'HEAD')})${git('status', '--porcelain', '--', 'src', 'api.yaml').length > 0 ? ' with uncommitted changes to src/ or api.yaml' : ''}`;
-  if (options.current) {
-    assertPackagesCovered(git('rev-parse', '--verify', `${options.current}^{commit}`));
-    const built = buildBaseline(options.current, benchDir);
-    currentRoot = built.root;
-    current = built.commit;
-  }
+  const current = currentBuild(options.current, benchDir);
   console.log(
-    `bench: steering suite; baseline ${baseline?.commit ?? `${revision} (not run)`}, current ${current}; ${options.rounds} rounds of ${variants.join(', ')} on ${options.work.configs.join(', ')}; then ${options.firing.seconds > 0 ? `${options.firing.schedules} schedules firing for ${options.firing.seconds} s on ${options.firing.databases.join(', ')}` : 'no firing run'}`,
+    `bench: steering suite; baseline ${baseline?.commit ?? `${revision} (not run)`}, current ${current.name}; ${options.rounds} rounds of ${variants.join(', ')} on ${options.work.configs.join(', ')}; then ${options.firing.seconds > 0 ? `${options.firing.schedules} schedules firing for ${options.firing.seconds} s on ${options.firing.databases.join(', ')}` : 'no firing run'}`,
   );
   const runDir = path.join(benchDir, `steering-${Date.now()}`);
   mkdirSync(runDir, { recursive: true });
-  const measurements: SteeringMeasurement[] = [];
+  let measurements: SteeringMeasurement[] = [];
   const firings: FiringResult[] = [];
-  let runs = 0;
   try {
-    for (let round = 1; round <= options.rounds; round++) {
-      for (const config of options.work.configs as WorkLoopConfig[]) {
-        // Rotating the order spreads the drift of a shared machine over every variant.
-        const order = variants.map((_, i) => variants[(i + round - 1) % variants.length] as SteeringVariant);
-        for (const variant of order) {
-          // A directory of its own per start: a database the newer build migrated would stop the baseline.
-          const dir = path.join(runDir, String(++runs));
-          mkdirSync(dir);
-          let waitedS = 0;
-          let result: WorkLoopResult | undefined;
-          let repeated = 0;
-          for (;;) {
-            waitedS += await waitForQuiet(options.quietCores, options.quietWaitS);
-            result = await runWorkLoop(config, loopOptions(variant, options), dir, variant === 'baseline' ? baseline?.root : currentRoot);
-            if ((result.otherCores ?? 0) < DISTURBED_CORES || repeated >= options.repeats) break;
-            repeated++;
-            console.log(`bench: steering round ${round} ${config} ${variant}: other load kept ${(result.otherCores ?? 0).toFixed(2)} cores busy (${result.succeededPerSecond.toFixed(0)} tasks/s); running it again`);
-          }
-          rmSync(dir, { recursive: true, force: true });
-          const load1 = os.loadavg()[0] as number;
-          measurements.push({ round, variant, result, load1, waitedS, repeated });
-          const extra = [
-            result.caps ? `cap ${result.caps.join('/')}, held at most ${result.maxHeldAtOnce ?? 'n/a'}` : '',
-            result.scheduledSetupS !== undefined ? `${result.scheduledWaiting ?? 0} waiting (queued in ${result.scheduledSetupS.toFixed(1)} s)` : '',
-          ].filter(Boolean);
-          console.log(
-            `bench: steering round ${round} ${config.padEnd(9)} ${variant.padEnd(11)} ${result.succeededPerSecond.toFixed(0).padStart(5)} tasks/s  ${result.cpuMicrosPerTask.toFixed(0).padStart(5)} µs CPU/task  claim p99 ${result.claimP99Ms.toFixed(1)} ms  load ${load1.toFixed(2)}  other ${(result.otherCores ?? 0).toFixed(2)} cores${extra.length ? `  ${extra.join('; ')}` : ''}${waitedS >= 3 ? `  (waited ${waitedS.toFixed(0)} s for quiet)` : ''}${result.problems.length ? `  PROBLEMS ${result.problems.join('; ')}` : ''}`,
-          );
-        }
-      }
-    }
+    measurements = await runLoopRounds({
+      suite: 'steering',
+      rounds: options.rounds,
+      configs: options.work.configs as WorkLoopConfig[],
+      variants,
+      quietCores: options.quietCores,
+      quietWaitS: options.quietWaitS,
+      repeats: options.repeats,
+      runDir,
+      loopOf: (variant) => ({ options: loopOptions(variant, options), root: variant === 'baseline' ? baseline?.root : current.root }),
+      noteOf: (result) => [
+        result.caps ? `cap ${result.caps.join('/')}, held at most ${result.maxHeldAtOnce ?? 'n/a'}` : '',
+        result.scheduledSetupS !== undefined ? `${result.scheduledWaiting ?? 0} waiting (queued in ${result.scheduledSetupS.toFixed(1)} s)` : '',
+      ],
+    });
     if (options.firing.seconds > 0) {
       for (const database of options.firing.databases) {
         const dir = path.join(runDir, `firing-${database}`);
@@ -229,7 +169,7 @@ export async function runSteeringSuite(options: SteeringOptions, benchDir: strin
         // As the loop's runs: one other load disturbed is made again, on a fresh database, once the machine is quiet.
         for (;;) {
           await waitForQuiet(options.quietCores, options.quietWaitS);
-          firing = await runFiring(database, options, dir, currentRoot);
+          firing = await runFiring(database, options, dir, current.root);
           rmSync(dir, { recursive: true, force: true });
           if ((firing.otherCores ?? 0) < DISTURBED_CORES || repeated >= options.repeats) break;
           repeated++;
@@ -247,7 +187,7 @@ export async function runSteeringSuite(options: SteeringOptions, benchDir: strin
     rmSync(runDir, { recursive: true, force: true });
   }
   const failed = measurements.some((m) => m.result.problems.length > 0) || firings.some((f) => f.problems.length > 0);
-  return { report: { baseline: baseline?.commit ?? `${revision} (not run)`, current, measurements, firings, seconds: (performance.now() - started) / 1000 }, failed };
+  return { report: { baseline: baseline?.commit ?? `${revision} (not run)`, current: current.name, measurements, firings, seconds: (performance.now() - started) / 1000 }, failed };
 }
 
 export interface CreatedSchedule {
@@ -412,17 +352,7 @@ async function runFiring(database: 'sqlite' | 'pg', options: SteeringOptions, di
   }
 }
 
-const fixed = (value: number | undefined, digits: number) => (value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits));
-const percent = (ratio: number) => (Number.isFinite(ratio) ? `${ratio >= 1 ? '+' : '−'}${Math.abs((ratio - 1) * 100).toFixed(1)} %` : 'n/a');
 const verdict = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? 'met' : 'missed');
-
-/** Each round's runs ran back to back: the ratio within a round cancels the drift between rounds. */
-function paired(of: (variant: SteeringVariant) => SteeringMeasurement[], after: SteeringVariant, before: SteeringVariant): number[] {
-  return of(after).flatMap((a) => {
-    const b = of(before).find((m) => m.round === a.round);
-    return b ? [a.result.succeededPerSecond / b.result.succeededPerSecond] : [];
-  });
-}
 
 export function renderSteering(report: SteeringReport, options: SteeringOptions): string {
   const configs = [...new Set(report.measurements.map((m) => m.result.config))];
