@@ -1,7 +1,7 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PermanentError, type TaskHandler, type Worker } from '../../src/client';
 import { CLEAN_REPORT, describeInBrowser, type PageReport } from '../support/browser';
-import { focusedText, scrollsSideways, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld } from '../support/console';
+import { focusedText, scrollsSideways, textOf, useConsoleWorld, WIDTHS } from '../support/console';
 import type { SignedInUser } from '../support/harness';
 
 type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -10,21 +10,12 @@ type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 const SLOW_MS = 60_000;
 
 describeInBrowser('the agent view of the console in Chromium', () => {
-  let world: ConsoleWorld;
-  let context: BrowserContext | undefined;
+  const world = useConsoleWorld('sqlite');
   let worker: Worker | undefined;
 
-  beforeAll(async () => {
-    world = await startConsoleWorld('sqlite');
-  }, 60_000);
-  afterAll(async () => {
-    await world?.close();
-  });
   afterEach(async () => {
     await worker?.stop({ graceful: false }).catch(() => undefined);
     worker = undefined;
-    await context?.close();
-    context = undefined;
   });
 
   /** The table's row of the task titled `title`. */
@@ -73,7 +64,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     await startWorker(agent.id, () => ({ words: 42, summary: 'all good' }));
     await untilStatuses(owner, agent.id, { [succeeds.id]: 'succeeded', [fails.id]: 'failed', [held.id]: 'running', [waiting.id]: 'queued' });
 
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
     expect(await textOf(page.getByRole('heading', { level: 1 }))).toBe('crawler');
     expect(await textOf(page.locator('.agent-header .status'))).toBe('running');
@@ -120,7 +111,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     const agent = await world.createAgent(owner, 'worked');
     await world.createTask(owner, agent.id, { title: 'fine', priority: 9 });
     await world.createTask(owner, agent.id, { title: 'fails at once', priority: 1, max_attempts: 1 });
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
     expect(await textOf(taskRow(page, 'fine').locator('.status'))).toBe('queued');
     expect(await textOf(taskRow(page, 'fails at once').locator('.status'))).toBe('queued');
@@ -157,7 +148,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'form filler');
     await world.createTask(owner, agent.id, { title: 'older' });
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
     await taskRow(page, 'older').waitFor();
 
@@ -206,7 +197,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'canceller');
     const task = await world.createTask(owner, agent.id, { title: 'not needed after all' });
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}/tasks/${task.id}`);
     const item = page.locator('.task-view');
 
@@ -231,7 +222,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'keyed');
     await world.createTask(owner, agent.id, { title: 'for the key to read' });
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
     expect(await textOf(page.locator('.agent-keys .empty'))).toContain('No keys yet. A key lets this agent’s own worker sign in as this agent');
 
@@ -322,7 +313,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     const other = await world.testApp.signUp();
     const theirs = await world.createAgent(other, 'their private agent');
     await world.createTask(other, theirs.id, { title: 'their secret plans' });
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const requested: string[] = [];
     context.on('request', (request) => requested.push(new URL(request.url()).pathname));
     const { page, report } = await world.openConsole(context, `#/agents/${theirs.id}`);
@@ -343,7 +334,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
   it('when an agent has no tasks, then the view says how to add one and how workers take them; tasks created meanwhile appear live, within the status filter', async () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'fresh');
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
     const empty = page.locator('.agent-tasks .empty');
     expect(await textOf(empty)).toContain('No tasks yet. Add one with the form below');
@@ -376,7 +367,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'busy');
     for (let index = 1; index <= 53; index += 1) await world.createTask(owner, agent.id, { title: `task ${index}` });
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
     await taskRow(page, 'task 53').waitFor();
     expect(await page.locator('.task-table tbody tr').count()).toBe(50);
@@ -404,7 +395,7 @@ describeInBrowser('the agent view of the console in Chromium', () => {
     await startWorker(agent.id, () => big);
     await untilStatuses(owner, agent.id, { [done.id]: 'succeeded', [failed.id]: 'failed' });
 
-    context = await world.signedIn(owner, WIDTHS.phone);
+    const context = await world.signedIn(owner, WIDTHS.phone);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
     await page.locator('.task-table tbody tr').nth(3).waitFor();
     await page.getByRole('textbox', { name: /^Input/ }).fill(JSON.stringify(big));

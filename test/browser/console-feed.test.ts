@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookEngine } from '../../src/process/webhook-engine';
 import { CLEAN_REPORT, describeInBrowser } from '../support/browser';
@@ -19,7 +19,6 @@ const RETRY_SCHEDULE_MS = [100, 3_600_000];
 describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
   let world: ConsoleWorld;
   let engine: WebhookEngine;
-  let context: BrowserContext | undefined;
   const receivers: Receiver[] = [];
 
   beforeAll(async () => {
@@ -32,8 +31,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
     await world?.close();
   });
   afterEach(async () => {
-    await context?.close();
-    context = undefined;
+    await world?.closeContexts();
     await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
   });
 
@@ -55,7 +53,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
   describe('events', () => {
     it('when a person has no events, then the feed says how events will appear', async () => {
       const owner = await world.testApp.signUp();
-      context = await world.signedIn(owner);
+      const context = await world.signedIn(owner);
       const { page, report } = await world.openConsole(context, '#/events');
       expect(await textOf(page.getByRole('heading', { level: 1 }))).toBe('Events');
       expect(await textOf(page.locator('.empty'))).toBe('No events yet: they appear here as your agents and tasks change.');
@@ -67,7 +65,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       const other = await world.testApp.signUp();
       const agent = await world.createAgent(owner, 'feed-worker');
       const stranger = await world.createAgent(other, 'stranger-agent');
-      context = await world.signedIn(owner);
+      const context = await world.signedIn(owner);
       const { page, report } = await world.openConsole(context, '#/events');
 
       // The history read on open: the agent's creation, before this page existed.
@@ -112,7 +110,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       const owner = await world.testApp.signUp();
       const agent = await world.createAgent(owner, 'busy');
       for (let index = 1; index <= 320; index += 1) await world.createTask(owner, agent.id, { title: `backlog ${index}` });
-      context = await world.signedIn(owner);
+      const context = await world.signedIn(owner);
       const pageReads: string[] = [];
       context.on('request', (request) => {
         const url = new URL(request.url());
@@ -161,7 +159,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       const beta = await world.createAgent(owner, 'beta');
       await world.createTask(owner, alpha.id, { title: 'alpha one' });
       await world.createTask(owner, beta.id, { title: 'beta one' });
-      context = await world.signedIn(owner, WIDTHS.phone);
+      const context = await world.signedIn(owner, WIDTHS.phone);
       const { page, report } = await world.openConsole(context, '#/events');
       await row(page, 'task.created', 'beta one').waitFor();
       await expectRows(page, 4);
@@ -207,7 +205,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
         expect(lease.task_id).toBe(task.id);
         await owner.http.patch(`/api/v1/agents/${agent.id}/leases/${lease.id}`).send({ progress: { percent: 40, message: 'reading page 4 of 10' } }).expect(200);
 
-        context = await world.signedIn(owner, viewport);
+        const context = await world.signedIn(owner, viewport);
         const taskReads: string[] = [];
         context.on('request', (request) => {
           const url = new URL(request.url());
@@ -254,7 +252,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       const owner = await world.testApp.signUp();
       const agent = await world.createAgent(owner, 'detailed');
       const task = await world.createTask(owner, agent.id, { title: 'with input', input: { url: 'https://example.com/x', depth: 2 } });
-      context = await world.signedIn(owner);
+      const context = await world.signedIn(owner);
       const { page, report } = await world.openConsole(context, '#/events');
       const created = row(page, 'task.created', 'with input');
       const details = created.getByRole('button', { name: 'Details' });
@@ -274,7 +272,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
     it('when the feed is paused, then new events wait behind "N new events" and the list stays still; resuming shows them', async () => {
       const owner = await world.testApp.signUp();
       const agent = await world.createAgent(owner, 'pausable');
-      context = await world.signedIn(owner);
+      const context = await world.signedIn(owner);
       const { page, report } = await world.openConsole(context, '#/events');
       await row(page, 'agent.created', 'pausable').waitFor();
 
@@ -307,7 +305,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
   describe('webhooks', () => {
     it('when a person has no webhooks, then the view explains them and offers the form', async () => {
       const owner = await world.testApp.signUp();
-      context = await world.signedIn(owner);
+      const context = await world.signedIn(owner);
       const { page, report } = await world.openConsole(context, '#/webhooks');
       expect(await textOf(page.getByRole('heading', { level: 1 }))).toBe('Webhooks');
       expect(await textOf(page.locator('.empty'))).toContain('You have no webhooks yet');
@@ -319,7 +317,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       const owner = await world.testApp.signUp();
       const agent = await world.createAgent(owner, 'hooked');
       const endpoint = await receiver();
-      context = await world.signedIn(owner);
+      const context = await world.signedIn(owner);
       const { page, report } = await world.openConsole(context, '#/webhooks');
 
       await page.getByLabel('URL').fill(endpoint.url);
@@ -364,7 +362,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
 
     it('when the service refuses the URL, then the form shows the service’s own message and nothing is created', async () => {
       const owner = await world.testApp.signUp();
-      context = await world.signedIn(owner, WIDTHS.phone);
+      const context = await world.signedIn(owner, WIDTHS.phone);
       const { page, report } = await world.openConsole(context, '#/webhooks');
       const refused = 'http://user:secret@example.com/hook';
       const answer = await world.testApp.signUp().then((probe) => probe.http.post('/api/v1/webhooks').send({ url: refused }));
@@ -391,7 +389,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       const endpoint = await receiver();
       const webhook = await createWebhook(owner, { url: `${endpoint.url}/toggled`, description: 'toggle me' });
       const kept = await createWebhook(owner, { url: `${endpoint.url}/kept` });
-      context = await world.signedIn(owner);
+      const context = await world.signedIn(owner);
       const { page, report } = await world.openConsole(context, '#/webhooks');
       const card = page.locator('.webhook-card').filter({ hasText: 'toggle me' });
       const read = async () => (await owner.http.get(`/api/v1/webhooks/${webhook.id}`)).body.data as { enabled: boolean } | undefined;
@@ -431,7 +429,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       const fine = await createWebhook(owner, { url: good.url, types: ['task.created', 'task.succeeded'] });
       const failing = await createWebhook(owner, { url: bad.url, types: ['task.created'] });
 
-      context = await world.signedIn(owner);
+      const context = await world.signedIn(owner);
       let logReads = 0;
       context.on('request', (request) => {
         if (request.url().includes('/deliveries')) logReads += 1;
@@ -494,7 +492,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       }, 10_000);
       endpoint.answer((_req, res) => res.writeHead(204).end());
 
-      context = await world.signedIn(owner, WIDTHS.phone);
+      const context = await world.signedIn(owner, WIDTHS.phone);
       const sends: string[] = [];
       context.on('request', (request) => {
         if (request.url().endsWith('/attempts')) sends.push(`${request.method()} ${new URL(request.url()).pathname}`);
@@ -534,7 +532,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       const other = await world.testApp.signUp();
       const endpoint = await receiver();
       const theirs = await createWebhook(other, { url: endpoint.url });
-      context = await world.signedIn(owner, WIDTHS.phone);
+      const context = await world.signedIn(owner, WIDTHS.phone);
       const { page, report } = await world.openConsole(context, `#/webhooks/${theirs.id}`);
       expect(await textOf(page.getByRole('heading', { level: 1 }))).toBe('No such webhook');
       expect(await page.getByText(endpoint.url).count()).toBe(0);
@@ -549,7 +547,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
       const owner = await world.testApp.signUp();
       const endpoint = await receiver();
       const webhook = await createWebhook(owner, { url: endpoint.url });
-      context = await world.signedIn(owner);
+      const context = await world.signedIn(owner);
       const { page, report } = await world.openConsole(context, `#/webhooks/${webhook.id}`);
       await page.getByRole('button', { name: 'Delete' }).click();
       await page.getByRole('button', { name: 'Confirm delete' }).click();
@@ -567,7 +565,7 @@ describeInBrowser('the console’s event feed and webhooks in Chromium', () => {
     const endpoint = await receiver();
     const longUrl = `${endpoint.url}/${'a-long-path-segment-'.repeat(10)}?query=${'q'.repeat(80)}`;
     const webhook = await createWebhook(owner, { url: longUrl, description: `a description ${'d'.repeat(120)}`, types: ['task.created', 'task.succeeded', 'task.failed'] });
-    context = await world.signedIn(owner, viewport);
+    const context = await world.signedIn(owner, viewport);
     const { page, report } = await world.openConsole(context, '#/events');
 
     await row(page, 'task.created', 'a title').getByRole('button', { name: 'Details' }).click();

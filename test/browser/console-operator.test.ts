@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import supertest from 'supertest';
 import { CLEAN_REPORT, describeInBrowser } from '../support/browser';
 import { scrollsSideways, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld } from '../support/console';
@@ -20,7 +20,6 @@ interface Row {
 
 describeInBrowser('the operator’s views of the console in Chromium: the task table, a task’s page, an agent’s overview', () => {
   let world: ConsoleWorld;
-  let context: BrowserContext | undefined;
   let owner: SignedInUser;
   let busy: { id: string; name: string };
   /** The busy agent's tasks the test cancelled before any page opened. */
@@ -45,8 +44,7 @@ describeInBrowser('the operator’s views of the console in Chromium: the task t
     await world?.close();
   });
   afterEach(async () => {
-    await context?.close();
-    context = undefined;
+    await world?.closeContexts();
   });
 
   /** A page of the busy agent's tasks as the API gives it (the table's source of truth). */
@@ -88,7 +86,7 @@ describeInBrowser('the operator’s views of the console in Chromium: the task t
   it.each(Object.entries(WIDTHS))(
     'when an agent has 500 tasks at the %s width, then the table shows the newest 50 without scrolling sideways, and by keyboard it pages, sorts by priority, filters by status and finds titles by any part of them',
     async (_name, viewport) => {
-      context = await world.signedIn(owner, viewport);
+      const context = await world.signedIn(owner, viewport);
       const { page, report } = await world.openConsole(context, `#/agents/${busy.id}`);
       const newest = await apiRows('sort=-created_at');
       expect(await shownTitles(page)).toEqual(newest.map((row) => row.title));
@@ -151,7 +149,7 @@ describeInBrowser('the operator’s views of the console in Chromium: the task t
   );
 
   it('when two queued rows and a cancelled one are selected by keyboard and cancelled, then one batch request cancels exactly those two, and the report tells each task’s outcome (the refusal in the service’s words)', async () => {
-    context = await world.signedIn(owner, WIDTHS.laptop);
+    const context = await world.signedIn(owner, WIDTHS.laptop);
     const changes: string[] = [];
     context.on('request', (request) => {
       if (request.method() !== 'GET') changes.push(`${request.method()} ${new URL(request.url()).pathname}`);
@@ -246,7 +244,7 @@ describeInBrowser('the operator’s views of the console in Chromium: the task t
     await worker.log(second.id, [{ level: 'info', message: 'retrying with the larger model' }]);
     await worker.update(second.id, { status: 'succeeded', result: { summary: 'Revenue grew; <script>alert(1)</script>', words: 212 }, usage: { input_tokens: 3000, output_tokens: 450, cost_usd: 0.05, model: 'large-model' } });
 
-    context = await world.signedIn(owner, WIDTHS.laptop);
+    const context = await world.signedIn(owner, WIDTHS.laptop);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}/tasks/${task.id}`);
     expect(await textOf(page.getByRole('heading', { level: 1 }))).toBe('summarise the report');
     expect(await textOf(page.locator('.task-header .status'))).toBe('succeeded');
@@ -301,7 +299,7 @@ describeInBrowser('the operator’s views of the console in Chromium: the task t
     const lease = await worker.claim();
     await worker.log(lease.id, [{ level: 'info', message: 'started' }]);
 
-    context = await world.signedIn(owner, viewport);
+    const context = await world.signedIn(owner, viewport);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}/tasks/${task.id}`);
     await page.locator('.log-line').first().waitFor();
     await page.locator('.log-state.live-live').waitFor();
@@ -334,7 +332,7 @@ describeInBrowser('the operator’s views of the console in Chromium: the task t
     const held = await worker.claim();
     await worker.update(held.id, { progress: { percent: 40, message: 'reading page 4 of 10' }, usage: { input_tokens: 100, output_tokens: 0, cost_usd: 0.0005 } });
 
-    context = await world.signedIn(owner, viewport);
+    const context = await world.signedIn(owner, viewport);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
     const overview = page.locator('.agent-overview');
     const depth = overview.getByRole('img', { name: /^Queue depth over the last hour/ });

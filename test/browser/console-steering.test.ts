@@ -1,9 +1,9 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import supertest from 'supertest';
 import { createStore } from '../../src/data/store';
 import { fireDueSchedules } from '../../src/domain/schedules';
 import { CLEAN_REPORT, describeInBrowser, type PageReport } from '../support/browser';
-import { focusedText, scrollsSideways, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld } from '../support/console';
+import { focusedText, scrollsSideways, textOf, useConsoleWorld, WIDTHS } from '../support/console';
 import type { SignedInUser } from '../support/harness';
 
 /** Each test opens a browser context and waits for real reads: more than jest's default on a busy machine. */
@@ -38,19 +38,7 @@ interface ApiSchedule {
 const refusedNote = (status: string): PageReport => ({ ...CLEAN_REPORT, consoleErrors: [`Failed to load resource: the server responded with a status of ${status}`] });
 
 describeInBrowser('steering the queue from the console in Chromium: bulk retry and cancel, retry on a task’s page, schedules, max concurrency, run at and timeout', () => {
-  let world: ConsoleWorld;
-  let context: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    world = await startConsoleWorld('sqlite');
-  }, 60_000);
-  afterAll(async () => {
-    await world?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
+  const world = useConsoleWorld('sqlite');
 
   const taskOf = async (user: SignedInUser, agentId: string, taskId: string): Promise<ApiTask> => (await user.http.get(`/api/v1/agents/${agentId}/tasks/${taskId}`).expect(200)).body.data;
   const schedulesOf = async (user: SignedInUser, agentId: string): Promise<ApiSchedule[]> => (await user.http.get(`/api/v1/agents/${agentId}/schedules`).expect(200)).body.data;
@@ -104,7 +92,7 @@ describeInBrowser('steering the queue from the console in Chromium: bulk retry a
     expect(await worker.fail('the site was down')).toBe(second.id);
     const waiting = await world.createTask(owner, agent.id, { title: 'waiting' });
 
-    context = await world.signedIn(owner, WIDTHS.laptop);
+    const context = await world.signedIn(owner, WIDTHS.laptop);
     const changes: string[] = [];
     context.on('request', (request) => {
       const url = new URL(request.url());
@@ -163,7 +151,7 @@ describeInBrowser('steering the queue from the console in Chromium: bulk retry a
     expect(timedOut).toMatchObject({ status: 'failed', timeout_seconds: 1 });
     await owner.http.patch(`/api/v1/agents/${agent.id}`).send({ status: 'paused' }).expect(200);
 
-    context = await world.signedIn(owner, WIDTHS.phone);
+    const context = await world.signedIn(owner, WIDTHS.phone);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}/tasks/${task.id}`);
     expect(await textOf(page.locator('.task-header .status'))).toBe('failed');
     const facts = await textOf(page.locator('.task-facts'));
@@ -200,7 +188,7 @@ describeInBrowser('steering the queue from the console in Chromium: bulk retry a
   it('when a schedule is made by keyboard, then an invalid cron shows the service’s words beside the field; a cron in Asia/Tokyo shows its next run, paused shows it paused, resumed its next run again, and delete asks twice; the API agrees at each step', async () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'scheduler');
-    context = await world.signedIn(owner, WIDTHS.laptop);
+    const context = await world.signedIn(owner, WIDTHS.laptop);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
     const section = page.locator('.agent-schedules');
     expect(await textOf(section.locator('.empty'))).toContain('No schedules. A schedule queues a task on this agent at set times');
@@ -301,7 +289,7 @@ describeInBrowser('steering the queue from the console in Chromium: bulk retry a
     const [refused] = await schedulesOf(owner, agent.id);
     expect(refused).toMatchObject({ last_task_id: fired?.last_task_id, last_error: expect.stringContaining('paused') });
 
-    context = await world.signedIn(owner, WIDTHS.phone);
+    const context = await world.signedIn(owner, WIDTHS.phone);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
     const item = page.locator('.schedule', { has: page.getByRole('heading', { name: 'Hourly sweep of every mirror in the fleet' }) });
     await item.waitFor();
@@ -341,7 +329,7 @@ describeInBrowser('steering the queue from the console in Chromium: bulk retry a
   it('when max concurrency is changed on the agent’s page, then it reads back from the API (a number, then no limit); a task added to run later with a timeout is scheduled for that time, counted as scheduled, and a time too far ahead is refused beside its field', async () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'limited');
-    context = await world.signedIn(owner, WIDTHS.laptop);
+    const context = await world.signedIn(owner, WIDTHS.laptop);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
     const fact = page.locator('.concurrency');
     expect(await textOf(fact)).toBe('Max concurrency no limit Change');

@@ -1,6 +1,5 @@
-import type { BrowserContext } from 'playwright-core';
 import { CLEAN_REPORT, describeInBrowser } from '../support/browser';
-import { scrollsSideways, settled, startConsoleWorld, textOf, WIDTHS, type ConsoleWorld } from '../support/console';
+import { scrollsSideways, settled, textOf, useConsoleWorld, WIDTHS } from '../support/console';
 import { testConfig } from '../support/harness';
 
 // Whole journeys in Chromium: on two busy cores (the other suites run beside them) one can take
@@ -8,20 +7,8 @@ import { testConfig } from '../support/harness';
 jest.setTimeout(60_000);
 
 describeInBrowser('the fleet console in Chromium', () => {
-  let world: ConsoleWorld;
-  let context: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    // A keep-alive (and with it a check of the stream's credential) every half second.
-    world = await startConsoleWorld('sqlite', { events: { ...testConfig().events, heartbeatMs: 500 } });
-  }, 60_000);
-  afterAll(async () => {
-    await world?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
+  // A keep-alive (and with it a check of the stream's credential) every half second.
+  const world = useConsoleWorld('sqlite', { events: { ...testConfig().events, heartbeatMs: 500 } });
 
   const card = (page: import('playwright-core').Page, name: string) => page.locator('.agent-card').filter({ has: page.getByRole('link', { name, exact: true }) });
 
@@ -35,7 +22,7 @@ describeInBrowser('the fleet console in Chromium', () => {
     const cancelled = await world.createTask(owner, crawler.id, { title: 'four' });
     await owner.http.patch(`/api/v1/agents/${crawler.id}/tasks/${cancelled.id}`).send({ status: 'cancelled' }).expect(200);
 
-    context = await world.browser.newContext({ viewport: WIDTHS.laptop });
+    const context = await world.newContext(WIDTHS.laptop);
     const page = await context.newPage();
     await page.goto(`${world.origin}/`);
     await page.waitForURL(`${world.origin}/login`);
@@ -56,7 +43,7 @@ describeInBrowser('the fleet console in Chromium', () => {
   it('when a worker finishes tasks over the API while the fleet is open, then the counts change within 2 s without a reload', async () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'worked');
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context);
     const counts = card(page, 'worked').getByLabel('Tasks by status');
     expect(await textOf(counts)).toBe('0 queued 0 running 0 succeeded 0 failed 0 cancelled');
@@ -88,7 +75,7 @@ describeInBrowser('the fleet console in Chromium', () => {
   it('when the connection drops, then the console says so, reconnects by itself and goes on updating', async () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'resilient');
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context);
     const seen: string[] = [];
     await page.exposeFunction('recordLiveState', (text: string) => seen.push(text));
@@ -114,7 +101,7 @@ describeInBrowser('the fleet console in Chromium', () => {
   it('when the session ends while the console is open, then the bar says so within a keep-alive, a read says so, and "sign in again" comes back to the same view', async () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'after hours');
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context, `#/agents/${agent.id}`);
 
     const signedOut = await context.request.post(`${world.origin}/api/auth/logout`, { headers: { Origin: world.origin } });
@@ -140,7 +127,7 @@ describeInBrowser('the fleet console in Chromium', () => {
   it('when a view cannot be read, then it says why with "Try again", which reads it once the service answers', async () => {
     const owner = await world.testApp.signUp();
     await world.createAgent(owner, 'patient');
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     // The network fails for the fleet's reads until the route is lifted.
     await context.route(/\/api\/v1\/agents\?/, (route) => route.abort('connectionrefused'));
     const { page, report } = await world.openConsole(context);
@@ -159,7 +146,7 @@ describeInBrowser('the fleet console in Chromium', () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'a rather long agent name that has to wrap somewhere on a phone');
     await world.createTask(owner, agent.id, { title: 'a task', input: { url: 'https://example.com/a/very/long/path/that/must/not/widen/the/page/at/all' } });
-    context = await world.signedIn(owner, viewport);
+    const context = await world.signedIn(owner, viewport);
     const { page, report } = await world.openConsole(context);
     for (const hash of ['#/', `#/agents/${agent.id}`, '#/events', '#/webhooks']) {
       await page.goto(`${world.origin}/${hash}`);
@@ -172,7 +159,7 @@ describeInBrowser('the fleet console in Chromium', () => {
   it('when the console is used by keyboard alone, then every control is reached with Tab, shows a visible focus ring, and Enter opens a view', async () => {
     const owner = await world.testApp.signUp();
     await world.createAgent(owner, 'keyboard');
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const { page } = await world.openConsole(context);
     const reached: string[] = [];
     for (let step = 0; step < 12; step += 1) {
@@ -201,7 +188,7 @@ describeInBrowser('the fleet console in Chromium', () => {
 
   it('when the console links the API docs and the client README, then both open from this origin', async () => {
     const owner = await world.testApp.signUp();
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     const { page, report } = await world.openConsole(context);
     expect(await page.getByRole('link', { name: 'API docs' }).getAttribute('href')).toBe('/docs');
     await page.getByRole('link', { name: 'Client README' }).click();
@@ -211,7 +198,7 @@ describeInBrowser('the fleet console in Chromium', () => {
   });
 
   it('when someone new follows "Create an account" from /login, then the sign-up form makes the account and opens their empty fleet', async () => {
-    context = await world.browser.newContext({ viewport: WIDTHS.phone });
+    const context = await world.newContext(WIDTHS.phone);
     const page = await context.newPage();
     await page.goto(`${world.origin}/login`);
     await page.getByRole('link', { name: 'Create an account' }).click();
@@ -227,7 +214,7 @@ describeInBrowser('the fleet console in Chromium', () => {
 
   it('when the e-mail address is taken, then the sign-up form says so and creates nothing', async () => {
     const owner = await world.testApp.signUp();
-    context = await world.browser.newContext();
+    const context = await world.newContext();
     const page = await context.newPage();
     await page.goto(`${world.origin}/sign-up`);
     await page.getByLabel('Name').fill('Copycat');
@@ -241,7 +228,7 @@ describeInBrowser('the fleet console in Chromium', () => {
   it('when events arrive while the tab is hidden, then the view reads nothing until it is shown again, and then reads once', async () => {
     const owner = await world.testApp.signUp();
     const agent = await world.createAgent(owner, 'watched from a hidden tab');
-    context = await world.signedIn(owner);
+    const context = await world.signedIn(owner);
     // Headless Chromium never hides a page: the page is told it is hidden as a browser tells it.
     await context.addInitScript(() => {
       const state = { hidden: false };

@@ -4,16 +4,13 @@ import { createStore } from '../../src/data/store';
 import { listAttempts } from '../../src/domain/fleet-health';
 import { jsonBytes } from '../../src/domain/quotas';
 import { DATABASE_KINDS, type DatabaseKind } from '../support/harness';
-import { openScratchDatabase } from '../support/scratch-database';
+import { fixedId as id, fixedTime as at, openScratchDatabaseAt } from '../support/scratch-database';
 
-const id = (n: number) => `0190a8f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
 const ids = { user: id(1), agent: id(2), succeeded: id(11), failed: id(12), running: id(13) };
-const at = (second: number) => `2026-01-01T12:00:${String(second).padStart(2, '0')}.000Z`;
 
 /** A database at migration 010 with tasks worked under leases, migrated to the latest. */
 async function migratedFrom010(kind: DatabaseKind): Promise<{ db: Knex; close: () => Promise<void> }> {
-  const { db, close } = await openScratchDatabase(kind, 'attempts');
-  for (let step = 0; step < 10; step++) await db.migrate.up({ migrationSource });
+  const { db, close } = await openScratchDatabaseAt(kind, 'attempts', 10);
   await db('users').insert({ id: ids.user, name: 'Old', email: 'old@example.com', role: 'user', created_at: at(0), updated_at: at(0) });
   await db('agents').insert({ id: ids.agent, owner_id: ids.user, name: 'worker', type: 'type_a', status: 'busy', created_at: at(0), updated_at: at(0) });
   const task = (taskId: string, status: string, extra: object) => ({

@@ -2,18 +2,15 @@ import type { Knex } from 'knex';
 import { migrationSource } from '../../src/data/migrations';
 import { createStore } from '../../src/data/store';
 import { DATABASE_KINDS, type DatabaseKind } from '../support/harness';
-import { openScratchDatabase } from '../support/scratch-database';
+import { fixedId as id, fixedTime as at, openScratchDatabaseAt } from '../support/scratch-database';
 
-const id = (n: number) => `0190a8f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
-const at = (second: number) => `2026-01-01T12:00:${String(second).padStart(2, '0')}.000Z`;
 
 /**
  * A database at migration 014 with an agent and its queued tasks: one claimable, one waiting for a
  * later time at a higher priority, and a running one whose availability lies ahead (never deferred).
  */
 async function atMigration014(kind: DatabaseKind): Promise<{ db: Knex; close: () => Promise<void> }> {
-  const scratch = await openScratchDatabase(kind, 'deferred');
-  for (let step = 0; step < 14; step++) await scratch.db.migrate.up({ migrationSource });
+  const scratch = await openScratchDatabaseAt(kind, 'deferred', 14);
   const { db } = scratch;
   await db('users').insert({ id: id(1), name: 'Old', email: 'old@example.com', role: 'user', created_at: at(0), updated_at: at(0) });
   await db('agents').insert({ id: id(2), owner_id: id(1), name: 'agent', type: 'type_a', status: 'running', created_at: at(0), updated_at: at(0) });

@@ -3,10 +3,8 @@ import { migrationSource } from '../../src/data/migrations';
 import { createStore } from '../../src/data/store';
 import { DATABASE_KINDS, type DatabaseKind } from '../support/harness';
 import { createRandom } from '../support/fuzzer/random';
-import { openScratchDatabase } from '../support/scratch-database';
+import { fixedId as id, fixedTime as at, openScratchDatabaseAt } from '../support/scratch-database';
 
-const id = (n: number) => `0190a8f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
-const at = (second: number) => `2026-01-01T12:00:${String(second).padStart(2, '0')}.000Z`;
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 
 /** Each agent's tasks by status, counted from the tasks themselves. */
@@ -37,8 +35,7 @@ async function foreignKeysOf(db: Knex, kind: DatabaseKind, table: string): Promi
 }
 
 async function atMigration011(kind: DatabaseKind): Promise<{ db: Knex; close: () => Promise<void> }> {
-  const scratch = await openScratchDatabase(kind, 'stats-figures');
-  for (let step = 0; step < 11; step++) await scratch.db.migrate.up({ migrationSource });
+  const scratch = await openScratchDatabaseAt(kind, 'stats-figures', 11);
   const { db } = scratch;
   await db('users').insert({ id: id(1), name: 'Old', email: 'old@example.com', role: 'user', created_at: at(0), updated_at: at(0) });
   for (const agent of [2, 3]) await db('agents').insert({ id: id(agent), owner_id: id(1), name: `agent ${agent}`, type: 'type_a', status: 'idle', created_at: at(0), updated_at: at(0) });

@@ -1,15 +1,12 @@
 import type { Knex } from 'knex';
 import { migrationSource } from '../../src/data/migrations';
 import { DATABASE_KINDS, type DatabaseKind } from '../support/harness';
-import { openScratchDatabase } from '../support/scratch-database';
+import { fixedId as id, fixedTime as at, openScratchDatabaseAt } from '../support/scratch-database';
 
-const id = (n: number) => `0190a8f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
-const at = (second: number) => `2026-01-01T12:00:${String(second).padStart(2, '0')}.000Z`;
 
 /** A database at migration 013 with an owner, an agent, two tasks (one running under a lease) and a log line. */
 async function atMigration013(kind: DatabaseKind): Promise<{ db: Knex; close: () => Promise<void> }> {
-  const scratch = await openScratchDatabase(kind, 'steering');
-  for (let step = 0; step < 13; step++) await scratch.db.migrate.up({ migrationSource });
+  const scratch = await openScratchDatabaseAt(kind, 'steering', 13);
   const { db } = scratch;
   await db('users').insert({ id: id(1), name: 'Old', email: 'old@example.com', role: 'user', created_at: at(0), updated_at: at(0) });
   await db('agents').insert({ id: id(2), owner_id: id(1), name: 'agent', type: 'type_a', status: 'running', created_at: at(0), updated_at: at(0) });

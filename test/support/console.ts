@@ -13,8 +13,12 @@ export interface ConsoleWorld {
   /** `http://127.0.0.1:<port>`: the service's PUBLIC_URL, so the page's changes pass the Origin check. */
   origin: string;
   browser: Browser;
-  /** A new browser context signed in as `user` (the session cookie, as the sign-in form sets it). */
+  /** A new browser context signed in as `user` (the session cookie, as the sign-in form sets it); closed by `closeContexts`. */
   signedIn(user: SignedInUser, viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  /** A new browser context signed in as nobody; closed by `closeContexts`. */
+  newContext(viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  /** Closes every context `signedIn` and `newContext` made (after each test). */
+  closeContexts(): Promise<void>;
   /** Opens the console at `hash` in `context`, watching for foreign requests, CSP violations and errors; waits until its event stream is live. */
   openConsole(context: BrowserContext, hash?: string): Promise<{ page: Page; report: PageReport }>;
   /** Creates an agent owned by `user` through the API. */
@@ -35,9 +39,20 @@ export async function startConsoleWorld(kind: DatabaseKind = 'sqlite', overrides
   const served = await serveOverHttp(testApp.app, port);
   const browser = await launchChromium();
   const workers: Worker[] = [];
+  const contexts = new Set<BrowserContext>();
 
-  const signedIn: ConsoleWorld['signedIn'] = async (user, viewport = WIDTHS.laptop) => {
+  const newContext: ConsoleWorld['newContext'] = async (viewport = WIDTHS.laptop) => {
     const context = await browser.newContext({ viewport });
+    contexts.add(context);
+    return context;
+  };
+  const closeContexts = async () => {
+    const open = [...contexts];
+    contexts.clear();
+    await Promise.all(open.map((context) => context.close()));
+  };
+  const signedIn: ConsoleWorld['signedIn'] = async (user, viewport = WIDTHS.laptop) => {
+    const context = await newContext(viewport);
     const answer = await context.request.post(`${origin}/api/auth/login`, { data: { email: user.user.email, password: user.password }, headers: { Origin: origin } });
     if (answer.status() !== 200) throw new Error(`sign-in answered ${answer.status()}: ${await answer.text()}`);
     return context;
@@ -72,17 +87,43 @@ export async function startConsoleWorld(kind: DatabaseKind = 'sqlite', overrides
     origin,
     browser,
     signedIn,
+    newContext,
+    closeContexts,
     openConsole,
     createAgent,
     createTask,
     startWorker,
     close: async () => {
       await Promise.all(workers.map((worker) => worker.stop({ graceful: false }).catch(() => undefined)));
+      await closeContexts();
       await browser.close();
       await served.close();
       await testApp.close();
     },
   };
+}
+
+/**
+ * The suite's console world, started before its tests and closed after them; the browser contexts
+ * a test opens through it close after that test. Read it only inside tests and hooks.
+ */
+export function useConsoleWorld(kind: DatabaseKind = 'sqlite', overrides: Partial<Config> = {}): ConsoleWorld {
+  let started: ConsoleWorld | undefined;
+  beforeAll(async () => {
+    started = await startConsoleWorld(kind, overrides);
+  }, 60_000);
+  afterEach(async () => {
+    await started?.closeContexts();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as ConsoleWorld, {
+    get: (_target, key) => {
+      if (!started) throw new Error('the console world starts in beforeAll: read it inside a test or hook');
+      return Reflect.get(started, key);
+    },
+  });
 }
 
 /**

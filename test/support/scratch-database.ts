@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
+import { migrationSource } from '../../src/data/migrations';
 import type { DatabaseKind } from './harness';
 import { PG_TEST_URL } from './services';
 
@@ -37,3 +38,15 @@ export async function openScratchDatabase(kind: DatabaseKind, label: string): Pr
     },
   };
 }
+
+/** A scratch database (as openScratchDatabase) with the service's first `count` migrations run: a migration test's starting point. */
+export async function openScratchDatabaseAt(kind: DatabaseKind, label: string, count: number): Promise<{ db: Knex; close: () => Promise<void> }> {
+  const scratch = await openScratchDatabase(kind, label);
+  for (let step = 0; step < count; step++) await scratch.db.migrate.up({ migrationSource });
+  return scratch;
+}
+
+/** The n-th id of a migration test's own rows (time-ordered, as the service makes them). */
+export const fixedId = (n: number) => `0190a8f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
+/** `second` seconds into the minute a migration test's rows are dated in. */
+export const fixedTime = (second: number) => `2026-01-01T12:00:${String(second).padStart(2, '0')}.000Z`;
