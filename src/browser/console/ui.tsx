@@ -1,7 +1,7 @@
 // The console's small shared pieces: status badges (a word and a shape, never colour alone),
 // loading, error and empty states, times, and a copy button.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /** A status as a word with a mark: the colour repeats what the word and the mark already say. `label`: the word, when the status's own name does not read well (`timed_out`). */
 export function StatusBadge({ status, label }: { status: string; label?: string }) {
@@ -178,7 +178,8 @@ export function ProgressBar({ progress, label }: { progress: { percent?: number;
  */
 export function useFocusFollows(shown: boolean, on: { current: HTMLElement | null }, off: { current: HTMLElement | null }): () => void {
   const moved = useRef(false);
-  useEffect(() => {
+  // A layout effect: the focus lands as the swap is drawn, not a frame later.
+  useLayoutEffect(() => {
     if (!moved.current) return;
     (shown ? on : off).current?.focus();
   }, [shown]);
