@@ -863,18 +863,19 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description The endpoints the caller manages, newest first (cursor-paginated): a user's own; every
-         *     endpoint for an admin or a service key. Secrets are never shown. An agent key may not
-         *     (403).
+         * @description The endpoints of the caller's workspaces (of one with `workspace_id`), newest first
+         *     (cursor-paginated); every endpoint for an admin or a service key. Secrets are never shown.
+         *     An agent key may not (403).
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Registers a URL that receives the fleet's events from now on (events before this answer
-         *     are never sent to it): a user's endpoint receives the events of their agents, an admin's
-         *     or a service key's every event. `types` narrows them; all types when absent. The answer
-         *     holds the signing `secret`, in this answer only: store it now.
+         * @description Registers a URL that receives a workspace's events from now on (events before this answer
+         *     are never sent to it): the workspace named by `workspace_id` (its admins manage the
+         *     endpoint), else the caller's personal workspace (a service key's: `service`). `types`
+         *     narrows them; all types when absent. The answer holds the signing `secret`, in this answer
+         *     only: store it now.
          *
          *     The URL must be `https` in production. Its host is resolved, and a URL that names or
          *     resolves to an address that is not public (loopback, private, link-local, unique-local,
@@ -971,6 +972,201 @@ export interface paths {
          *     delivery log lists it, before the attempt; read the log for its outcome.
          */
         post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workspaces
+         * @description The workspaces the caller is a member of, each with the caller's `role`, newest first
+         *     (cursor-paginated). Platform admins and service keys see every workspace (`role` is null where
+         *     they are not members). An agent key may not (403).
+         */
+        get: operations["listWorkspaces"];
+        put?: never;
+        /**
+         * Create a workspace
+         * @description A shared workspace with the caller as its only member, an `owner`. Only people create
+         *     workspaces: a service key or an agent key is refused (403).
+         */
+        post: operations["createWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a workspace
+         * @description The workspace and the caller's `role` in it.
+         */
+        get: operations["getWorkspace"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a workspace
+         * @description Owners delete a workspace that holds no agents (409 while it holds any); its members,
+         *     invitations and webhooks go with it. A personal workspace goes only with its user (409).
+         */
+        delete: operations["deleteWorkspace"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a workspace
+         * @description Its `name` (admins and owners).
+         */
+        patch: operations["updateWorkspace"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a workspace's members
+         * @description Its members with their roles, by when they joined (cursor-paginated).
+         */
+        get: operations["listWorkspaceMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+                /** @description The member's user id. A user who is not a member answers 404. */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member, or leave
+         * @description A member may remove themself (leave) whatever their role; admins remove members who are not
+         *     owners, owners anyone (403 otherwise). Removing the last owner is 409. The member loses the
+         *     workspace's agents at once.
+         */
+        delete: operations["removeWorkspaceMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Admins give roles up to `admin` to members who are not owners; only owners make or demote
+         *     owners (403 otherwise). Demoting the last owner is 409: a workspace always keeps one.
+         */
+        patch: operations["updateWorkspaceMember"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List pending invitations
+         * @description The invitations not yet accepted, revoked or expired, newest first (cursor-paginated). Never their tokens.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone by e-mail
+         * @description An invitation for the user with `email` to join with `role` (only owners invite owners: 403).
+         *     Its `token` is in this answer only (stored as a digest); it is accepted once, within 7 days,
+         *     by the signed-in user with that e-mail (`POST /api/v1/invitations/accept`). A member with that
+         *     e-mail already is 409.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+                /** @description The invitation's id. An id that names no pending invitation of the workspace answers 404. */
+                invitation_id: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a pending invitation
+         * @description A pending invitation, never its token. One accepted, revoked or expired is 404.
+         */
+        get: operations["getInvitation"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Its token no longer joins anyone. An invitation already accepted or revoked is 404.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description The signed-in user with the invitation's e-mail joins its workspace with its role. An unknown
+         *     token is 404; one accepted already, revoked or expired is 409; another user's is 403; a
+         *     member already is 409. A refused token changes nothing.
+         */
+        post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1576,6 +1772,8 @@ export interface components {
             id?: components["schemas"]["Id"];
             /** @description The user who created the agent; null when an API key (service principal) did. */
             owner_id?: components["schemas"]["NullableId"];
+            /** @description The workspace the agent belongs to; its tasks, leases, keys and events follow it. */
+            workspace_id?: components["schemas"]["Id"];
             name?: components["schemas"]["AgentName"];
             type?: components["schemas"]["AgentType"];
             status?: components["schemas"]["AgentStatus"];
@@ -1586,7 +1784,7 @@ export interface components {
         /** @description An agent (the specification's `AgentResponse`), in full; its fields are `AgentEntity`'s. */
         Agent: {
             id: components["schemas"]["Id"];
-        } & WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at" | "max_concurrency">;
+        } & WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "workspace_id" | "name" | "type" | "status" | "created_at" | "updated_at" | "max_concurrency">;
         /** @description What `include=` adds to an agent on the conventions surface. */
         AgentIncludes: {
             /** @description With `include=tasks`, the agent's 10 newest tasks, newest first. */
@@ -1612,7 +1810,7 @@ export interface components {
          */
         AgentResource: {
             id: components["schemas"]["Id"];
-        } & (WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "name" | "type" | "status" | "created_at" | "updated_at" | "max_concurrency"> & components["schemas"]["AgentIncludes"]);
+        } & (WithRequired<components["schemas"]["AgentEntity"], "id" | "owner_id" | "workspace_id" | "name" | "type" | "status" | "created_at" | "updated_at" | "max_concurrency"> & components["schemas"]["AgentIncludes"]);
         /**
          * @description What `fields=` answers for an agent (sparse fieldset): `id` always, the fields named, and `tasks` with `include=tasks` (`task_counts` with `include=task_counts`). Any field not named is
          *     absent; a request without `fields` gets the full `AgentResource`.
@@ -1998,6 +2196,18 @@ export interface components {
         AgentStatus: "idle" | "running" | "paused" | "error";
         /** @description 1 to 100 characters (Unicode code points), not only white space. */
         AgentName: string;
+        /** @description Input for creating an agent on the conventions surface. */
+        AgentCreateInWorkspace: {
+            /**
+             * @description The workspace it belongs to (the caller needs `operator` there); the caller's personal
+             *     workspace when absent (a service key's: the `service` workspace).
+             */
+            workspace_id?: components["schemas"]["Id"];
+            name: components["schemas"]["AgentName"];
+            type: components["schemas"]["AgentType"];
+            /** @default null */
+            max_concurrency?: components["schemas"]["AgentMaxConcurrency"];
+        };
         /** @description Input for creating and for replacing an agent. */
         AgentCreate: {
             name: components["schemas"]["AgentName"];
@@ -3111,12 +3321,10 @@ export interface components {
          */
         WebhookEntity: {
             id?: components["schemas"]["Id"];
-            /**
-             * @description The user who manages it, or null for an endpoint a service key created. A user's
-             *     endpoint receives the events of their agents; an admin's and a service key's, every
-             *     event.
-             */
+            /** @description The user who created it, or null for an endpoint a service key created. */
             owner_id?: components["schemas"]["NullableId"];
+            /** @description The workspace it belongs to, whose events it receives. */
+            workspace_id?: components["schemas"]["Id"];
             url?: components["schemas"]["WebhookUrl"];
             types?: components["schemas"]["WebhookEventTypes"];
             /** @description A note for people, or null. */
@@ -3136,12 +3344,14 @@ export interface components {
         /** @description A webhook endpoint as every read shows it, without its secret. */
         Webhook: {
             id: components["schemas"]["Id"];
-        } & WithRequired<components["schemas"]["WebhookEntity"], "id" | "owner_id" | "url" | "types" | "description" | "enabled" | "created_at" | "updated_at">;
+        } & WithRequired<components["schemas"]["WebhookEntity"], "id" | "owner_id" | "workspace_id" | "url" | "types" | "description" | "enabled" | "created_at" | "updated_at">;
         /** @description A new webhook endpoint, with its secret (this once). */
         WebhookCreated: {
             id: components["schemas"]["Id"];
-        } & WithRequired<components["schemas"]["WebhookEntity"], "id" | "owner_id" | "url" | "types" | "description" | "enabled" | "created_at" | "updated_at" | "secret">;
+        } & WithRequired<components["schemas"]["WebhookEntity"], "id" | "owner_id" | "workspace_id" | "url" | "types" | "description" | "enabled" | "created_at" | "updated_at" | "secret">;
         WebhookCreate: {
+            /** @description The workspace it belongs to (its admins manage it); the caller's personal workspace when absent. */
+            workspace_id?: components["schemas"]["Id"];
             url: components["schemas"]["WebhookUrl"];
             types?: components["schemas"]["WebhookEventTypes"];
             description?: components["schemas"]["WebhookDescription"];
@@ -3168,6 +3378,118 @@ export interface components {
         WebhookCollection: {
             /** @description The endpoints of this page, newest first. */
             data: components["schemas"]["Webhook"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        /**
+         * @description A member's role, each with the rights of those before it: `viewer` reads; `operator` also
+         *     changes agents, tasks and agent keys; `admin` also manages webhooks, invitations and
+         *     members who are not owners and renames the workspace; `owner` also makes and removes owners
+         *     and deletes the workspace.
+         * @enum {string}
+         */
+        WorkspaceRole: "viewer" | "operator" | "admin" | "owner";
+        /** @description 1 to 100 characters once surrounding white space is trimmed (the service trims it). */
+        WorkspaceName: string;
+        /** @description A workspace, the unit a fleet is shared in. */
+        WorkspaceEntity: {
+            id?: components["schemas"]["Id"];
+            name?: components["schemas"]["WorkspaceName"];
+            /**
+             * @description `personal`: a user's own, made at sign-up; `shared`: made on request; `service`: where service keys' agents go.
+             * @enum {string}
+             */
+            kind?: "personal" | "shared" | "service";
+            /** @description The caller's role in it; null for a platform admin or a service key that is not a member. */
+            role?: components["schemas"]["WorkspaceRole"] | null;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
+        };
+        /** @description A workspace as every read shows it, with the caller's role. */
+        Workspace: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["WorkspaceEntity"], "id" | "name" | "kind" | "role" | "created_at" | "updated_at">;
+        WorkspaceCreate: {
+            name: components["schemas"]["WorkspaceName"];
+        };
+        WorkspaceUpdate: {
+            name: components["schemas"]["WorkspaceName"];
+        };
+        WorkspaceItem: {
+            data: components["schemas"]["Workspace"];
+            meta: components["schemas"]["Meta"];
+        };
+        WorkspaceCollection: {
+            /** @description The workspaces of this page, newest first. */
+            data: components["schemas"]["Workspace"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        /** @description A member of a workspace. */
+        WorkspaceMember: {
+            user_id: components["schemas"]["Id"];
+            /** @description The user's name. */
+            name: string;
+            /** @description The user's e-mail address. */
+            email: string;
+            role: components["schemas"]["WorkspaceRole"];
+            /** @description When they joined. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When their role last changed. */
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        WorkspaceMemberUpdate: {
+            role: components["schemas"]["WorkspaceRole"];
+        };
+        WorkspaceMemberItem: {
+            data: components["schemas"]["WorkspaceMember"];
+            meta: components["schemas"]["Meta"];
+        };
+        WorkspaceMemberCollection: {
+            /** @description The members of this page, by when they joined. */
+            data: components["schemas"]["WorkspaceMember"][];
+            meta: components["schemas"]["CursorMeta"];
+        };
+        /** @description An invitation to join a workspace; its token is shown once, when it is created. */
+        InvitationEntity: {
+            id?: components["schemas"]["Id"];
+            workspace_id?: components["schemas"]["Id"];
+            /** @description Who may accept it (stored lower-case). */
+            email?: string;
+            role?: components["schemas"]["WorkspaceRole"];
+            /** @description The user who invited; null when a service key did. */
+            invited_by?: components["schemas"]["NullableId"];
+            created_at?: components["schemas"]["Timestamp"];
+            /** @description When it stops working (7 days after it was made). */
+            expires_at?: components["schemas"]["Timestamp"];
+            /** @description What the invited user sends to accept it. Only in the answer that created it. */
+            token?: string;
+        };
+        /** @description An invitation as reads show it, without its token. */
+        Invitation: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["InvitationEntity"], "id" | "workspace_id" | "email" | "role" | "invited_by" | "created_at" | "expires_at">;
+        /** @description A new invitation, with its token (this once). */
+        InvitationCreated: {
+            id: components["schemas"]["Id"];
+        } & WithRequired<components["schemas"]["InvitationEntity"], "id" | "workspace_id" | "email" | "role" | "invited_by" | "created_at" | "expires_at" | "token">;
+        InvitationCreate: {
+            email: components["schemas"]["Email"];
+            role: components["schemas"]["WorkspaceRole"];
+        };
+        InvitationAccept: {
+            /** @description The invitation's token. */
+            token: string;
+        };
+        InvitationCreatedItem: {
+            data: components["schemas"]["InvitationCreated"];
+            meta: components["schemas"]["Meta"];
+        };
+        InvitationItem: {
+            data: components["schemas"]["Invitation"];
+            meta: components["schemas"]["Meta"];
+        };
+        InvitationCollection: {
+            /** @description The pending invitations of this page, newest first. */
+            data: components["schemas"]["Invitation"][];
             meta: components["schemas"]["CursorMeta"];
         };
         /**
@@ -4424,6 +4746,14 @@ export interface components {
         ScheduleId: string;
         /** @description The endpoint's id. An id that names no endpoint the caller manages answers 404. */
         WebhookId: string;
+        /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+        WorkspaceId: string;
+        /** @description The member's user id. A user who is not a member answers 404. */
+        MemberUserId: string;
+        /** @description The invitation's id. An id that names no pending invitation of the workspace answers 404. */
+        InvitationId: string;
+        /** @description Only this workspace's; a workspace the caller is not a member of answers 404. */
+        WorkspaceIdQuery: components["schemas"]["Id"];
         /** @description The delivery's id. An id that names no delivery of this endpoint answers 404. */
         WebhookDeliveryId: string;
         /**
@@ -5660,6 +5990,8 @@ export interface operations {
                 fields?: components["parameters"]["AgentFields"];
                 /** @description `tasks` embeds each agent's 10 newest tasks as summaries (`TaskSummary`: no description, input, result or error; read the task for those); `task_counts` adds how many tasks the agent has in each status. */
                 include?: components["parameters"]["AgentInclude"];
+                /** @description Only this workspace's; a workspace the caller is not a member of answers 404. */
+                workspace_id?: components["parameters"]["WorkspaceIdQuery"];
                 /** @description Compares `name`: `filter[name][op]=value` with op `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`; `in` takes a comma-separated list. */
                 "filter[name]"?: components["parameters"]["AgentFilterName"];
                 /** @description Compares `type`: `filter[type][op]=value` with op `eq`, `ne`, `in`; `in` takes a comma-separated list. */
@@ -5703,6 +6035,7 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
             412: components["responses"]["ApiPreconditionFailed"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
@@ -5738,7 +6071,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AgentCreate"];
+                "application/json": components["schemas"]["AgentCreateInWorkspace"];
             };
         };
         responses: {
@@ -5761,6 +6094,7 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
             408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiQuotaOrKeyInUse"];
             413: components["responses"]["ApiPayloadTooLarge"];
@@ -7394,6 +7728,8 @@ export interface operations {
                  *     continues after the last item given. Below 1 or not an integer answers 400.
                  */
                 limit?: components["parameters"]["CursorLimit"];
+                /** @description Only this workspace's; a workspace the caller is not a member of answers 404. */
+                workspace_id?: components["parameters"]["WorkspaceIdQuery"];
             };
             header?: {
                 /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
@@ -7420,6 +7756,7 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];
@@ -7478,6 +7815,7 @@ export interface operations {
             400: components["responses"]["ApiValidationError"];
             401: components["responses"]["ApiUnauthorized"];
             403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
             408: components["responses"]["ApiRequestTimeout"];
             409: components["responses"]["ApiIdempotencyKeyInUse"];
             413: components["responses"]["ApiPayloadTooLarge"];
@@ -7695,6 +8033,607 @@ export interface operations {
             403: components["responses"]["ApiForbidden"];
             404: components["responses"]["ApiNotFound"];
             409: components["responses"]["ApiConflict"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    listWorkspaces: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
+                limit?: components["parameters"]["CursorLimit"];
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of workspaces. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceCollection"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    createWorkspace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+                 *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+                 *     with the same key from the same principal (the user, API key or agent key; anonymous
+                 *     sign-ups: the client address), the same method, the same path with its query and the same
+                 *     body gets the first answer again (its status, body, `Location`, `ETag` and
+                 *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+                 *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+                 *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+                 *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+                 *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+                 *     answers are not kept: the same key can be sent again. A malformed key is a schema
+                 *     violation.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceCreate"];
+            };
+        };
+        responses: {
+            /** @description The workspace, with the caller as its owner. */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    /** @description Path of the new workspace. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            408: components["responses"]["ApiRequestTimeout"];
+            409: components["responses"]["ApiIdempotencyKeyInUse"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            422: components["responses"]["ApiIdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    deleteWorkspace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceUpdate"];
+            };
+        };
+        responses: {
+            /** @description The workspace as changed. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    listWorkspaceMembers: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
+                limit?: components["parameters"]["CursorLimit"];
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMemberCollection"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    removeWorkspaceMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+                /** @description The member's user id. A user who is not a member answers 404. */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            409: components["responses"]["ApiConflict"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    updateWorkspaceMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+                /** @description The member's user id. A user who is not a member answers 404. */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceMemberUpdate"];
+            };
+        };
+        responses: {
+            /** @description The member as changed. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMemberItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            409: components["responses"]["ApiConflict"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                /** @description `meta.nextCursor` of the previous page. A value that is not one of ours answers 400. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The most items a page holds: default 20; a larger value than 100 is capped at 100, as the
+                 *     specification says. Pages of large items (tasks, posts) hold fewer when the next item would
+                 *     take the answer beyond the response budget (`MAX_RESPONSE_BYTES`); `meta.nextCursor` then
+                 *     continues after the last item given. Below 1 or not an integer answers 400.
+                 */
+                limit?: components["parameters"]["CursorLimit"];
+            };
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invitations. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationCollection"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Makes the create safe to retry: 1 to 255 visible ASCII characters (a fresh UUID per
+                 *     create is a good key). Within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h by default), a request
+                 *     with the same key from the same principal (the user, API key or agent key; anonymous
+                 *     sign-ups: the client address), the same method, the same path with its query and the same
+                 *     body gets the first answer again (its status, body, `Location`, `ETag` and
+                 *     `Content-Type`), with `Idempotent-Replayed: true`, on any instance. Bodies are compared as
+                 *     parsed JSON, after the schema's defaults are applied: the order of keys and the spacing do
+                 *     not matter. The same key with another path or body is 422 `IDEMPOTENCY_KEY_REUSED`; while
+                 *     the first request is still running, 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`.
+                 *     Answers refused before the operation ran (validation, credentials, rate limit) and 5xx
+                 *     answers are not kept: the same key can be sent again. A malformed key is a schema
+                 *     violation.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationCreate"];
+            };
+        };
+        responses: {
+            /** @description The invitation, with its token (shown once). */
+            201: {
+                headers: {
+                    /** @description Path of the new invitation. */
+                    Location: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    /** @description Always `no-store`: the answer holds a token. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationCreatedItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            409: components["responses"]["ApiConflictOrKeyInUse"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
+            417: components["responses"]["ApiExpectationFailed"];
+            422: components["responses"]["ApiIdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    getInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+                /** @description The invitation's id. An id that names no pending invitation of the workspace answers 404. */
+                invitation_id: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                /** @description The workspace's id. An id that names no workspace the caller is a member of answers 404. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+                /** @description The invitation's id. An id that names no pending invitation of the workspace answers 404. */
+                invitation_id: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            417: components["responses"]["ApiExpectationFailed"];
+            429: components["responses"]["ApiRateLimited"];
+            431: components["responses"]["ApiHeadersTooLarge"];
+            500: components["responses"]["ApiInternalError"];
+            503: components["responses"]["ApiServiceUnavailable"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Minor version of the interface (default `1.0`, the only one so far). The version that applied is echoed in the `api-version` response header; an unsupported value answers 400. */
+                "api-version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationAccept"];
+            };
+        };
+        responses: {
+            /** @description The workspace joined, with the caller's role. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceItem"];
+                };
+            };
+            400: components["responses"]["ApiValidationError"];
+            401: components["responses"]["ApiUnauthorized"];
+            403: components["responses"]["ApiForbidden"];
+            404: components["responses"]["ApiNotFound"];
+            408: components["responses"]["ApiRequestTimeout"];
+            409: components["responses"]["ApiConflict"];
+            413: components["responses"]["ApiPayloadTooLarge"];
+            415: components["responses"]["ApiUnsupportedMediaType"];
             417: components["responses"]["ApiExpectationFailed"];
             429: components["responses"]["ApiRateLimited"];
             431: components["responses"]["ApiHeadersTooLarge"];

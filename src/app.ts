@@ -43,12 +43,13 @@ import { v1AgentKeyHandlers } from './http/routes/v1-agent-keys';
 import { v1AgentHandlers } from './http/routes/v1-agents';
 import { v1UserHandlers } from './http/routes/v1-users';
 import { v1WebhookHandlers } from './http/routes/v1-webhooks';
+import { workspaceHandlers } from './http/routes/workspaces';
 import { SECURITY_HEADERS, securityHeaders, setHeaders } from './http/security-headers';
 import { createSignIn } from './http/sign-in';
 import { armResponseCheck, checkResponsesOf, createValidation } from './http/validation';
 import { deprecationHeadersOf, negotiateApiVersion } from './http/versioning';
 import type { Logger } from './logger';
-import type { AgentKeyScope } from './model';
+import type { AgentKeyScope, WorkspaceRole } from './model';
 import type { WorkQueue } from './domain/leases';
 import { createTaskWakeups, type TaskWakeups } from './domain/task-wakeups';
 import { createEventFeed, type EventFeed } from './domain/event-feed';
@@ -196,6 +197,7 @@ export function buildApp({
       pathTo,
       deliveriesDue,
     ),
+    ...workspaceHandlers(store, pathTo),
     ...leaseHandlers(queue, pathTo),
     ...scheduleHandlers(store, config, pathTo),
     ...taskSteeringHandlers(store, config, wakeups),
@@ -232,7 +234,11 @@ export function buildApp({
     const validates = declares(operation.route.surface === 'root' ? '422' : '400');
     // An operation open to agent keys acts on the agent its path names, or (the event log) its query does.
     const agentIdIn = operation.route.template.includes('{agent_id}') ? 'path' : 'query';
-    const authenticate = authenticateFor(operation.operation.security ?? defaultSecurity, authentication, operation.operation['x-agent-key-scope'] as AgentKeyScope | undefined, agentIdIn);
+    const authenticate = authenticateFor(operation.operation.security ?? defaultSecurity, authentication, {
+      agentKeyScope: operation.operation['x-agent-key-scope'] as AgentKeyScope | undefined,
+      agentIdIn,
+      workspaceRole: operation.operation['x-workspace-role'] as WorkspaceRole | undefined,
+    });
     const steps: Array<Step | undefined> = [
       isRateLimited(operation.operation) ? limiters.guard(operation.route.surface === 'api' ? 'api' : 'root', authenticate) : authenticate,
       parseBody,

@@ -48,6 +48,9 @@ export const agentKeyNotFound = () => new AppError('not_found', 'Agent key not f
 export const webhookNotFound = () => new AppError('not_found', 'Webhook not found');
 export const webhookDeliveryNotFound = () => new AppError('not_found', 'Webhook delivery not found');
 export const scheduleNotFound = () => new AppError('not_found', 'Schedule not found');
+export const workspaceNotFound = () => new AppError('not_found', 'Workspace not found');
+export const memberNotFound = () => new AppError('not_found', 'Member not found');
+export const invitationNotFound = () => new AppError('not_found', 'Invitation not found');
 
 export const stateConflict = (message: string, details?: Record<string, unknown>) =>
   new AppError('state_conflict', message, details);
@@ -147,6 +150,8 @@ export const forbidden = (message: string) => new AppError('forbidden', message)
 export const notAUser = () => forbidden('An API key is a service principal, not a user');
 /** What an agent key (or a token of one) gets outside the operations api.yaml opens to it (`x-agent-key-scope`). */
 export const notForAgentKeys = () => forbidden('An agent key acts as its agent only: this operation is not open to it');
+/** A member whose role in the workspace is below the least role the operation names (`x-workspace-role`). */
+export const roleTooLow = (needs: string, has: string) => forbidden(`This needs the ${needs} role in the workspace; yours is ${has}`);
 /** An operation open to agent keys, called with a key that lacks the scope it needs. */
 export const missingScope = (scope: string) => forbidden(`This agent key lacks the scope ${scope}`);
 /** Unlinking would leave the account with no way to sign in (no password, no other provider). */

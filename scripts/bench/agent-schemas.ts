@@ -11,10 +11,11 @@ const MAX_CONCURRENCY = { type: ['integer', 'null'], minimum: 1, maximum: 1000 }
 export const AGENT_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'owner_id', 'name', 'type', 'status', 'created_at', 'updated_at', 'max_concurrency'],
+  required: ['id', 'owner_id', 'workspace_id', 'name', 'type', 'status', 'created_at', 'updated_at', 'max_concurrency'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     owner_id: { type: ['string', 'null'], format: 'uuid' },
+    workspace_id: { type: 'string', format: 'uuid' },
     name: AGENT_NAME,
     type: AGENT_TYPE,
     status: AGENT_STATUS,

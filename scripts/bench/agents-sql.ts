@@ -21,6 +21,7 @@ type AgentRow = Agent & { stored_bytes: number };
 const toAgent = (row: AgentRow): Agent => ({
   id: row.id,
   owner_id: row.owner_id,
+  workspace_id: row.workspace_id,
   name: row.name,
   type: row.type,
   status: row.status,
@@ -41,11 +42,14 @@ export function openAgentsSql(filename: string, busyTimeoutMs: number): AgentsSq
   const firstPage = db.prepare<AgentRow>('select * from `agents` order by `id` asc limit ?');
   const laterPage = db.prepare<AgentRow>('select * from `agents` order by `id` asc limit ? offset ?');
   const insertOne = db.prepare(
-    'insert into `agents` (`created_at`, `id`, `name`, `owner_id`, `status`, `type`, `updated_at`) values (?, ?, ?, ?, ?, ?, ?)',
+    'insert into `agents` (`created_at`, `id`, `name`, `owner_id`, `status`, `type`, `updated_at`, `workspace_id`) values (?, ?, ?, ?, ?, ?, ?, ?)',
   );
+  // Agents created with the API key have no owner: they go to the `service` workspace, whose id the service reads once.
+  const serviceWorkspace = db.prepare<{ id: string }>("select `id` from `workspaces` where `kind` = 'service' limit 1").get();
+  if (!serviceWorkspace) throw new Error('the service workspace is missing: the migrations have not run');
   // The service inserts inside a transaction (BEGIN; insert; COMMIT), as createAgent does.
   const insertInTransaction = db.transaction((agent: Agent) => {
-    insertOne.run(agent.created_at, agent.id, agent.name, agent.owner_id, agent.status, agent.type, agent.updated_at);
+    insertOne.run(agent.created_at, agent.id, agent.name, agent.owner_id, agent.status, agent.type, agent.updated_at, agent.workspace_id);
   });
   return {
     find: (id) => {
@@ -55,7 +59,7 @@ export function openAgentsSql(filename: string, busyTimeoutMs: number): AgentsSq
     list: (skip, limit) => (skip === 0 ? firstPage.all(limit) : laterPage.all(limit, skip)).map(toAgent),
     insert: (input) => {
       const timestamp = new Date().toISOString();
-      const agent: Agent = { id: uuidv7(), owner_id: null, name: input.name, type: input.type, status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
+      const agent: Agent = { id: uuidv7(), owner_id: null, workspace_id: serviceWorkspace.id, name: input.name, type: input.type, status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
       insertInTransaction(agent);
       return agent;
     },

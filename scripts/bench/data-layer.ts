@@ -47,6 +47,8 @@ interface Fixture {
   store: Store;
   db: Database;
   user: User;
+  /** Where agents without an owner (the API key's) go. */
+  serviceWorkspaceId: string;
   ownAgent: Agent;
   otherAgent: Agent;
   task: Task;
@@ -68,10 +70,10 @@ const CURSOR_PAGE: ListQuery = { filters: [], sort: { field: 'created_at', desce
 
 const CASES: Case[] = [
   { name: 'agents.find (any owner)', run: (f) => f.store.agents.find(f.otherAgent.id) },
-  { name: 'agents.find (owner scope)', run: (f) => f.store.agents.find(f.ownAgent.id, { ownerId: f.user.id }) },
-  { name: 'agents.list offset 100', run: (f) => f.store.agents.list(OFFSET_PAGE) },
-  { name: 'agents.list cursor 100', run: (f) => f.store.agents.list(CURSOR_PAGE) },
-  { name: 'agents.insert', run: (f) => f.store.agents.insert(agentOf(null)) },
+  { name: 'agents.reach (member scope)', run: (f) => f.store.agents.reach(f.ownAgent.id, { memberId: f.user.id }) },
+  { name: 'agents.list offset 100', run: (f) => f.store.agents.list(OFFSET_PAGE, {}) },
+  { name: 'agents.list cursor 100', run: (f) => f.store.agents.list(CURSOR_PAGE, {}) },
+  { name: 'agents.insert', run: (f) => f.store.agents.insert(agentOf(null, f.serviceWorkspaceId)) },
   { name: 'createAgent (API key)', run: (f) => createAgent(f.store, SERVICE, NEW_AGENT, QUOTAS) },
   { name: 'createAgent (user, quota)', run: (f) => createAgent(f.store, { kind: 'user', user: f.user }, NEW_AGENT, QUOTAS) },
   { name: 'store.transaction (empty)', run: (f) => f.store.transaction(async () => undefined) },
@@ -98,9 +100,10 @@ function parseOptions(argv: string[]): Options {
   };
 }
 
-function agentOf(ownerId: string | null): Agent {
+/** An agent of `workspaceId`: an owner's personal workspace (its id is the owner's), or `service` for one without an owner. */
+function agentOf(ownerId: string | null, workspaceId: string): Agent {
   const timestamp = now();
-  return { id: newId(), owner_id: ownerId, name: 'bench', type: 'type_a', status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
+  return { id: newId(), owner_id: ownerId, workspace_id: workspaceId, name: 'bench', type: 'type_a', status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
 }
 
 async function openDatabase(kind: DatabaseKind): Promise<{ db: Database; close(): Promise<void> }> {
@@ -144,8 +147,9 @@ async function seed(db: Database, agents: number): Promise<Fixture> {
     created_at: timestamp,
     updated_at: timestamp,
   });
+  const serviceWorkspaceId = await store.workspaces.serviceId();
   const seeded: Agent[] = [];
-  for (let i = 0; i < agents; i += 1) seeded.push(await store.agents.insert(agentOf(i % 2 === 0 ? user.id : null)));
+  for (let i = 0; i < agents; i += 1) seeded.push(await store.agents.insert(i % 2 === 0 ? agentOf(user.id, user.id) : agentOf(null, serviceWorkspaceId)));
   const ownAgent = seeded[0] as Agent;
   const otherAgent = seeded[1] as Agent;
   const task: Task = {
@@ -177,7 +181,7 @@ async function seed(db: Database, agents: number): Promise<Fixture> {
   await store.tasks.insert(task, 20);
   const sessionId = newId();
   await store.sessions.insert({ id: sessionId, user_id: user.id, method: 'password', created_at: timestamp, expires_at: '9999-01-01T00:00:00.000Z', revoked_at: null, revoked_reason: null });
-  return { store, db, user, ownAgent, otherAgent, task, sessionId };
+  return { store, db, user, serviceWorkspaceId, ownAgent, otherAgent, task, sessionId };
 }
 
 interface Figures {

@@ -126,8 +126,15 @@ async function seed(db: Knex, agents: Array<{ id: string; tasks: number }>, opti
       : { name: '', value: '' };
     const indexes = (await trx.raw(`select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename in ('tasks', 'leases', 'events') and indexname not like '%_pkey'`)).rows as Array<{ indexname: string; indexdef: string }>;
     for (const { indexname } of indexes) await trx.raw(`drop index ${indexname}`);
+    // A build with workspaces keeps a service key's agents in the `service` workspace.
+    const workspace = (await has(`select 1 from information_schema.columns where table_schema = current_schema() and table_name = 'agents' and column_name = 'workspace_id'`))
+      ? { name: ', workspace_id', value: ", (select id from workspaces where kind = 'service')" }
+      : { name: '', value: '' };
     for (const agent of agents) {
-      await trx.raw(`insert into agents (id, owner_id, name, type, status, created_at, updated_at, stored_bytes) values (?, null, ?, 'type_a', 'running', ${at} - interval '${options.days + 1} days', ${at}, 0)`, [agent.id, `bench stats ${agent.tasks}`]);
+      await trx.raw(
+        `insert into agents (id, owner_id, name, type, status, created_at, updated_at, stored_bytes${workspace.name}) values (?, null, ?, 'type_a', 'running', ${at} - interval '${options.days + 1} days', ${at}, 0${workspace.value})`,
+        [agent.id, `bench stats ${agent.tasks}`],
+      );
     }
     const values = agents.map((agent) => `('${agent.id}'::uuid, ${agent.tasks})`).join(', ');
     await trx.raw(`

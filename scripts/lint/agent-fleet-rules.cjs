@@ -36,6 +36,9 @@ const NOT_RESOURCES = [
   // The specification's sign-in procedures (login, logout, logout-all, third-party sign-in and its
   // callback): actions on the caller's session, not collections of resources.
   { pattern: /^\/api\/auth\//, why: "one of the specification's sign-in procedures" },
+  // Accepting an invitation: an action by the signed-in caller with a token that names the
+  // invitation (its id is not known to the invited user), not a collection of resources.
+  { pattern: /^\/api\/v1\/invitations\/accept$/, why: 'the action of accepting an invitation by its token' },
 ];
 
 /** The surface prefix of the conventions surface (`/api/v1`): not a resource name. */
@@ -382,6 +385,50 @@ function AgentKeyScope() {
   };
 }
 
+/**
+ * The paths of a workspace's data: agents (and all that follows them), the event log, webhooks
+ * and workspaces themselves. Creating a workspace and accepting an invitation act for the caller,
+ * not in a workspace they are a member of: they name no role.
+ */
+const WORKSPACE_DATA = [/^\/agents(\/|$)/, /^\/api\/v1\/agents(\/|$)/, /^\/api\/v1\/events$/, /^\/api\/v1\/webhooks(\/|$)/, /^\/api\/v1\/workspaces\/\{workspace_id\}/];
+const ACTS_FOR_THE_CALLER = new Set(['post /api/v1/workspaces', 'post /api/v1/invitations/accept']);
+
+/**
+ * `workspace-role`: every operation on a workspace's data names the least role it needs
+ * (`x-workspace-role`, a value of `WorkspaceRole`), which the dispatcher enforces, and declares the
+ * 403 (a member below that role) and 404 (not a member) it answers; an operation that acts for
+ * the caller names none.
+ */
+function WorkspaceRole() {
+  let roles = [];
+  const visitor = operationVisitor((operation, { path, method, location, ctx }) => {
+    const role = operation['x-workspace-role'];
+    const where = `${method.toUpperCase()} ${path}`;
+    const report = (message) => ctx.report({ message: `${where}: ${message}`, location: role === undefined ? location : location.child(['x-workspace-role']) });
+    const onWorkspaceData = (WORKSPACE_DATA.some((pattern) => pattern.test(path)) || path === '/api/v1/workspaces') && !ACTS_FOR_THE_CALLER.has(`${method} ${path}`);
+    if (role === undefined) {
+      if (onWorkspaceData) report("an operation on a workspace's data without x-workspace-role (the least role it needs).");
+      return;
+    }
+    if (!onWorkspaceData) report("x-workspace-role on an operation that is not on a workspace's data.");
+    if (!roles.includes(role)) report(`x-workspace-role \`${role}\` is not a value of WorkspaceRole (${roles.join(', ')}).`);
+    const itemPath = /\{[a-z_]+\}/.test(path);
+    for (const status of itemPath ? ['403', '404'] : ['403']) {
+      if (!(operation.responses || {})[status]) report(`x-workspace-role without a declared ${status} (${status === '403' ? 'a member below the role' : 'not a member'}).`);
+    }
+  });
+  return {
+    ...visitor,
+    Root: {
+      enter(root) {
+        visitor.Root.enter(root);
+        const schema = ((root.components || {}).schemas || {}).WorkspaceRole;
+        roles = schema && Array.isArray(schema.enum) ? schema.enum : [];
+      },
+    },
+  };
+}
+
 function queryParameters(ctx, pathItem, operation) {
   const names = new Set();
   for (const raw of [...(pathItem.parameters || []), ...(operation.parameters || [])]) {
@@ -708,6 +755,7 @@ module.exports = function agentFleetPlugin() {
         'entity-defined-once': EntityDefinedOnce,
         'required-properties-declared': RequiredPropertiesDeclared,
         'agent-key-scope': AgentKeyScope,
+        'workspace-role': WorkspaceRole,
         'idempotent-create': IdempotentCreate,
       },
     },

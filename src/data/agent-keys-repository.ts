@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ListQuery, ListResult } from './list-query';
 import type { AgentKey } from '../model';
-import { compileIdPages, runListQuery, type IdPages } from './collection-query';
+import { compileIdPages, scopedBy, runListQuery, type IdPages } from './collection-query';
 import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';
 import type { RowMapper } from './row-mapper';
@@ -48,7 +48,7 @@ export function compileAgentKeysQueries(db: Knex): AgentKeysQueries {
   return {
     findById: compileQuery(db, (parameters) => db('agent_keys').select(COLUMNS).where({ id: parameters.value('id') }).first()),
     findByDigest: compileQuery(db, (parameters) => db('agent_keys').select(COLUMNS).where({ secret_digest: parameters.value('digest') }).first()),
-    pages: compileIdPages(db, 'agent_keys', COLUMNS, 'agent_id'),
+    pages: compileIdPages(db, 'agent_keys', COLUMNS, scopedBy('agent_id')),
   };
 }
 

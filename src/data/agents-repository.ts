@@ -1,68 +1,94 @@
 import type { Knex } from 'knex';
 import type { ListQuery, ListResult } from './list-query';
-import type { Agent } from '../model';
-import { compileIdPages, runListQuery, type ColumnAllowList, type IdPages } from './collection-query';
+import type { Agent, WorkspaceRole } from '../model';
+import { compileIdPages, runListQuery, scopedBy, type ColumnAllowList, type IdPages } from './collection-query';
 import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';
 import type { RowMapper } from './row-mapper';
+import { ofMember, scopeOf, workspacesOfMember, type Reached, type WorkspaceReach } from './workspace-scope';
 
 export interface AgentsRepository {
   insert(agent: Agent): Promise<Agent>;
-  /** `ownerId` confines the look-up to one owner's agents (others read as missing). */
-  find(id: string, options?: { lock?: boolean; ownerId?: string }): Promise<Agent | undefined>;
-  list(query: ListQuery, ownerId?: string): Promise<ListResult<Agent>>;
+  find(id: string, options?: { lock?: boolean }): Promise<Agent | undefined>;
+  /**
+   * The agent with the member's role in its workspace; with `memberId`, an agent outside the
+   * member's workspaces reads as missing. The lock (`lock`) is the agent's row only.
+   */
+  reach(id: string, options: { lock?: boolean; memberId?: string }): Promise<Reached<Agent> | undefined>;
+  list(query: ListQuery, reach: WorkspaceReach): Promise<ListResult<Agent>>;
   update(id: string, changes: Partial<Omit<Agent, 'id' | 'created_at' | 'owner_id'>>): Promise<Agent>;
   /** The bytes the deleted agent's tasks stored, or undefined when there was no such agent. */
-  remove(id: string, ownerId?: string): Promise<number | undefined>;
+  remove(id: string): Promise<number | undefined>;
+  /** How many agents a workspace holds, up to `atMost`. */
+  countInWorkspace(workspaceId: string, atMost: number): Promise<number>;
   countOwnedBy(ownerId: string): Promise<number>;
   /** Moves the sum of the agent's tasks' stored bytes by `delta`. */
   addStoredBytes(id: string, delta: number): Promise<void>;
   /** Locks the agent, unless another transaction holds it (PostgreSQL: then undefined at once); SQLite's transactions already hold the database. */
   lockUnlessHeld(id: string): Promise<Agent | undefined>;
-  /** Locks every agent of an owner (PostgreSQL; SQLite's transactions hold the database), in id order, and answers them. */
-  lockOwnedBy(ownerId: string): Promise<Array<Pick<Agent, 'id' | 'status'>>>;
+  /**
+   * Locks every agent that goes with a user (PostgreSQL; SQLite's transactions hold the database):
+   * those they created and those of their personal workspace, in id order, and answers them.
+   */
+  lockOfUser(userId: string): Promise<Array<Pick<Agent, 'id' | 'status' | 'workspace_id'>>>;
 }
 
 const LISTABLE: ColumnAllowList = { name: 'text', type: 'text', status: 'text', created_at: 'time', updated_at: 'time' };
 
 /** The columns of an Agent, which it is inserted with and read from: the compiler checks the list against Agent. */
-const COLUMNS = Object.keys({ id: true, owner_id: true, name: true, type: true, status: true, created_at: true, updated_at: true, max_concurrency: true } satisfies Record<keyof Agent, true>) as Array<keyof Agent>;
+const COLUMNS = Object.keys({
+  id: true,
+  owner_id: true,
+  workspace_id: true,
+  name: true,
+  type: true,
+  status: true,
+  created_at: true,
+  updated_at: true,
+  max_concurrency: true,
+} satisfies Record<keyof Agent, true>) as Array<keyof Agent>;
 
 type Row = Record<string, unknown>;
-type FindQuery = CompiledQuery<'id' | 'ownerId', Row | undefined>;
+type FindQuery = CompiledQuery<'id' | 'memberId', Row | undefined>;
 
 /** The queries of reading one agent, listing them and creating one, compiled once per store. */
 export interface AgentsQueries {
-  /** By owner scope, then by lock (the same query where the database cannot lock rows). */
-  find: Record<'any' | 'owned', Record<'plain' | 'locked', FindQuery>>;
-  pages: IdPages;
+  /** By reach (every agent, or a member's with their role), then by lock (the same query where the database cannot lock rows). */
+  find: Record<'any' | 'member', Record<'plain' | 'locked', FindQuery>>;
+  pages: Record<'member' | 'workspace', IdPages>;
   insert: CompiledQuery<keyof Agent, unknown>;
 }
 
 export function compileAgentsQueries(db: Knex, canLock: boolean): AgentsQueries {
-  const find = (owned: boolean, lock: boolean): FindQuery =>
+  const find = (member: boolean, lock: boolean): FindQuery =>
     compileQuery(db, (parameters) => {
-      const query = db('agents').select(COLUMNS);
-      if (owned) query.where({ owner_id: parameters.value('ownerId') });
-      query.where({ id: parameters.value('id') }).first();
-      if (lock) query.forUpdate();
+      const query = db('agents').select(COLUMNS.map((column) => `agents.${column}`));
+      // The member's role rides along with the agent: one read decides 404, 403 or go.
+      if (member) {
+        query
+          .select({ member_role: 'workspace_members.role' })
+          .join('workspace_members', (on) => on.on('workspace_members.workspace_id', 'agents.workspace_id').andOnVal('workspace_members.user_id', parameters.value('memberId')));
+      }
+      query.where('agents.id', parameters.value('id')).first();
+      if (lock) query.forUpdate('agents');
       return query;
     });
-  const findBy = (owned: boolean) => {
-    const plain = find(owned, false);
-    return { plain, locked: canLock ? find(owned, true) : plain };
+  const findBy = (member: boolean) => {
+    const plain = find(member, false);
+    return { plain, locked: canLock ? find(member, true) : plain };
   };
   return {
-    find: { any: findBy(false), owned: findBy(true) },
-    pages: compileIdPages(db, 'agents', COLUMNS, 'owner_id'),
+    find: { any: findBy(false), member: findBy(true) },
+    pages: { member: compileIdPages(db, 'agents', COLUMNS, ofMember(db)), workspace: compileIdPages(db, 'agents', COLUMNS, scopedBy('workspace_id')) },
     insert: compileQuery(db, (parameters) => db('agents').insert(Object.fromEntries(COLUMNS.map((column) => [column, parameters.value(column)])))),
   };
 }
 
 export function createAgentsRepository(db: Executor, mapper: RowMapper, canLock: boolean, queries: AgentsQueries): AgentsRepository {
-  const scoped = (ownerId?: string) => {
+  const scoped = (reach: WorkspaceReach) => {
     const query = db('agents');
-    if (ownerId !== undefined) query.where({ owner_id: ownerId });
+    if (reach.workspaceId !== undefined) query.where({ workspace_id: reach.workspaceId });
+    else if (reach.memberId !== undefined) query.whereIn('workspace_id', workspacesOfMember(db, reach.memberId));
     return query;
   };
   return {
@@ -72,12 +98,19 @@ export function createAgentsRepository(db: Executor, mapper: RowMapper, canLock:
     },
     async find(id, options = {}) {
       if (!isId(id)) return undefined;
-      const query = queries.find[options.ownerId === undefined ? 'any' : 'owned'][options.lock ? 'locked' : 'plain'];
-      const row = await query.run(db, { id, ownerId: options.ownerId });
+      const row = await queries.find.any[options.lock ? 'locked' : 'plain'].run(db, { id, memberId: undefined });
       return row ? mapper.toAgent(row) : undefined;
     },
-    async list(query, ownerId) {
-      const result = (await queries.pages.run(db, query, ownerId)) ?? (await runListQuery(scoped(ownerId), query, LISTABLE));
+    async reach(id, options) {
+      if (!isId(id)) return undefined;
+      const member = options.memberId !== undefined;
+      const row = await queries.find[member ? 'member' : 'any'][options.lock ? 'locked' : 'plain'].run(db, { id, memberId: options.memberId });
+      return row ? { item: mapper.toAgent(row), role: member ? (row.member_role as WorkspaceRole) : null } : undefined;
+    },
+    async list(query, reach) {
+      const scope = scopeOf(reach);
+      const compiled = scope.by === 'none' ? queries.pages.member.run(db, query) : queries.pages[scope.by].run(db, query, scope.value);
+      const result = (await compiled) ?? (await runListQuery(scoped(reach), query, LISTABLE));
       return { ...result, items: result.items.map(mapper.toAgent) };
     },
     async update(id, changes) {
@@ -85,12 +118,16 @@ export function createAgentsRepository(db: Executor, mapper: RowMapper, canLock:
       if (!row) throw new Error(`agent ${id} vanished inside its transaction`);
       return mapper.toAgent(row);
     },
-    async remove(id, ownerId) {
+    async remove(id) {
       if (!isId(id)) return undefined;
       // Read, then delete: knex's SQLite dialect has no DELETE ... RETURNING. The caller holds the row lock.
-      const row = await scoped(ownerId).where({ id }).first('stored_bytes');
-      if (!row || (await scoped(ownerId).where({ id }).delete()) === 0) return undefined;
+      const row = await db('agents').where({ id }).first('stored_bytes');
+      if (!row || (await db('agents').where({ id }).delete()) === 0) return undefined;
       return Number(row.stored_bytes);
+    },
+    async countInWorkspace(workspaceId, atMost) {
+      const rows = await db('agents').select('id').where({ workspace_id: workspaceId }).limit(atMost);
+      return rows.length;
     },
     async countOwnedBy(ownerId) {
       const row = await db('agents').where({ owner_id: ownerId }).count({ n: '*' }).first();
@@ -106,11 +143,12 @@ export function createAgentsRepository(db: Executor, mapper: RowMapper, canLock:
       const row = await query;
       return row ? mapper.toAgent(row) : undefined;
     },
-    async lockOwnedBy(ownerId) {
-      if (!isId(ownerId)) return [];
-      const query = db('agents').select('id', 'status').where({ owner_id: ownerId }).orderBy('id');
-      const rows = (await (canLock ? query.forUpdate() : query)) as Array<{ id: unknown; status: unknown }>;
-      return rows.map((row) => ({ id: String(row.id), status: row.status as Agent['status'] }));
+    async lockOfUser(userId) {
+      if (!isId(userId)) return [];
+      // A personal workspace's id is its user's.
+      const query = db('agents').select('id', 'status', 'workspace_id').where({ owner_id: userId }).orWhere({ workspace_id: userId }).orderBy('id');
+      const rows = (await (canLock ? query.forUpdate() : query)) as Array<{ id: unknown; status: unknown; workspace_id: unknown }>;
+      return rows.map((row) => ({ id: String(row.id), status: row.status as Agent['status'], workspace_id: String(row.workspace_id) }));
     },
   };
 }

@@ -106,12 +106,21 @@ export interface IdPages {
   run(executor: Executor, query: ListQuery, scope?: string): Promise<ListResult<Row> | undefined>;
 }
 
+/** Confines a query to the rows of one scope, whose value is bound at each run. */
+export type ScopeRows = (query: Knex.QueryBuilder, scope: string) => void;
+
+/** The rows whose `column` is the scope. */
+export const scopedBy =
+  (column: string): ScopeRows =>
+  (query, scope) =>
+    void query.where({ [column]: scope });
+
 /**
- * The common pages of `table` (their rows with `columns`), optionally confined to the rows whose
- * `scopeColumn` is the given scope. For collections without a byte budget per item: runListQuery
+ * The common pages of `table` (their rows with `columns`), optionally confined to the rows of a
+ * scope (`scope` applies it). For collections without a byte budget per item: runListQuery
  * ignores `maxBytes` for them too.
  */
-export function compileIdPages(db: Knex, table: string, columns: readonly string[], scopeColumn: string): IdPages {
+export function compileIdPages(db: Knex, table: string, columns: readonly string[], scope: ScopeRows): IdPages {
   const pages = new Map<string, PageQuery>();
   const key = (scoped: boolean, descending: boolean, shape: PageShape) => `${scoped}:${descending}:${shape}`;
   for (const scoped of [false, true]) {
@@ -119,7 +128,7 @@ export function compileIdPages(db: Knex, table: string, columns: readonly string
       for (const shape of ['offset', 'first', 'after'] as const) {
         const page: PageQuery = compileQuery(db, (parameters) => {
           const query = db(table).select(columns);
-          if (scoped) query.where({ [scopeColumn]: parameters.value('scope') });
+          if (scoped) scope(query, parameters.value('scope'));
           if (shape === 'after') query.where('id', descending ? '<' : '>', parameters.value('after'));
           query.orderBy([{ column: 'id', order: descending ? 'desc' : 'asc' }]).limit(parameters.integer('limit'));
           if (shape === 'offset') query.offset(parameters.integer('skip'));

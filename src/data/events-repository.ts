@@ -4,14 +4,15 @@ import type { Database } from './database';
 import type { EventRecord, NewEvent } from './records';
 import { toIsoTimestamp, type RowMapper } from './row-mapper';
 import type { EventType } from '../model';
+import { workspacesOfMember } from './workspace-scope';
 
 export interface EventFilter {
   /** Only events after this id. */
   after: string;
   /** Only this agent's. */
   agentId?: string;
-  /** Only events of agents this user owned when they happened. */
-  ownerId?: string;
+  /** Only events of the workspaces this user is a member of (where each event's agent was when it happened). */
+  memberId?: string;
   types?: readonly EventType[];
   limit: number;
 }
@@ -118,10 +119,10 @@ export function createEventsRepository(executor: Executor, mapper: RowMapper, po
         n: Number(row.n),
       }));
     },
-    async list({ after, agentId, ownerId, types, limit }) {
+    async list({ after, agentId, memberId, types, limit }) {
       const query = db('events').where('id', '>', idParameter(after)).orderBy('id', 'asc').limit(limit);
       if (agentId !== undefined) query.andWhere('agent_id', agentId);
-      if (ownerId !== undefined) query.andWhere('owner_id', ownerId);
+      if (memberId !== undefined) query.whereIn('workspace_id', workspacesOfMember(db, memberId));
       if (types !== undefined && types.length > 0) query.whereIn('type', types);
       const rows = (await query) as Array<Record<string, unknown>>;
       return rows.map((row) => mapper.toEvent(row));

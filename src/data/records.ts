@@ -1,5 +1,5 @@
 /** Rows the service stores but never sends as they are: the repositories read and write them, the row mapper builds them. */
-import type { AttemptOutcome, FleetEvent, Lease, LogLevel, TaskProgress, Webhook, WorkerKind } from '../model';
+import type { AttemptOutcome, FleetEvent, Invitation, Lease, LogLevel, TaskProgress, Webhook, WorkerKind } from '../model';
 
 /** What a lease records as its task's attempt: who claimed it, how it went, what it used. */
 export interface AttemptFields {
@@ -78,8 +78,8 @@ export interface ProviderTokenRecord extends SealedTokens {
   updated_at: string;
 }
 
-/** An event as stored: the Event that readers get, with the owner its agent had (who may read it). */
-export type EventRecord = FleetEvent & { owner_id: string | null };
+/** An event as stored: the Event that readers get, with the owner and the workspace its agent had (who may read it). */
+export type EventRecord = FleetEvent & { owner_id: string | null; workspace_id: string | null };
 
 /** An event the domain records; the store gives it its id when the transaction commits. */
 export type NewEvent = Omit<EventRecord, 'id'>;
@@ -87,12 +87,10 @@ export type NewEvent = Omit<EventRecord, 'id'>;
 /** A webhook endpoint as stored: its secret sealed, and the last event committed before it existed. */
 export type WebhookRecord = Webhook & { secret_sealed: string; after_event_id: number };
 
-/** What a matching endpoint needs to know of its owner at fan-out: whether it receives every event. */
+/** What a matching endpoint needs to know at fan-out: the workspace whose events it receives. */
 export interface WebhookTarget {
   id: string;
-  owner_id: string | null;
-  /** Service keys' and admins' endpoints receive every event. */
-  receives_all: boolean;
+  workspace_id: string;
   types: string[] | null;
   after_event_id: number;
 }
@@ -152,3 +150,6 @@ export interface IdempotencyRecord {
   expires_at: string;
   answer: KeptAnswer | null;
 }
+
+/** An invitation as stored (without its token's digest): accepted or revoked ones are kept, and used no more. */
+export type InvitationRecord = Invitation & { accepted_at: string | null; revoked_at: string | null };

@@ -1,5 +1,21 @@
-import type { EventRecord, IdempotencyRecord, Identity, LeaseRecord, LogLineRecord, ProviderTokenRecord, WebhookRecord } from './records';
-import type { Agent, AgentKey, AgentKeyScope, EventType, Post, PostSummary, Schedule, Task, TaskSummary, User, WebhookAttempt, WebhookDelivery } from '../model';
+import type { EventRecord, IdempotencyRecord, Identity, InvitationRecord, LeaseRecord, LogLineRecord, ProviderTokenRecord, WebhookRecord } from './records';
+import type {
+  Agent,
+  AgentKey,
+  AgentKeyScope,
+  EventType,
+  Post,
+  PostSummary,
+  Schedule,
+  Task,
+  TaskSummary,
+  User,
+  WebhookAttempt,
+  WebhookDelivery,
+  Workspace,
+  WorkspaceMember,
+  WorkspaceRole,
+} from '../model';
 
 /**
  * The one place that knows how SQLite and PostgreSQL return values differently: timestamps
@@ -28,6 +44,12 @@ export interface RowMapper {
   toEvent(row: Record<string, unknown>): EventRecord;
   toIdempotencyRecord(row: Record<string, unknown>): IdempotencyRecord;
   toSchedule(row: Record<string, unknown>): Schedule;
+  /** With the caller's role, read from `member_role` (null when absent). */
+  toWorkspace(row: Record<string, unknown>): Workspace;
+  /** A membership joined with its user's name and e-mail. */
+  toWorkspaceMember(row: Record<string, unknown>): WorkspaceMember;
+  /** Never copies the token's digest. */
+  toInvitation(row: Record<string, unknown>): InvitationRecord;
 }
 
 export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
@@ -36,12 +58,40 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
     return dialect === 'sqlite' && typeof value === 'string' ? JSON.parse(value) : value;
   };
   return {
+    toWorkspace: (row) => ({
+      id: String(row.id),
+      name: String(row.name),
+      kind: row.kind as Workspace['kind'],
+      role: (nullableText(row.member_role) as WorkspaceRole | null) ?? null,
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+    }),
+    toWorkspaceMember: (row) => ({
+      user_id: String(row.user_id),
+      name: String(row.name),
+      email: String(row.email),
+      role: row.role as WorkspaceRole,
+      created_at: toIsoTimestamp(row.created_at),
+      updated_at: toIsoTimestamp(row.updated_at),
+    }),
+    toInvitation: (row) => ({
+      id: String(row.id),
+      workspace_id: String(row.workspace_id),
+      email: String(row.email),
+      role: row.role as WorkspaceRole,
+      invited_by: nullableText(row.invited_by),
+      created_at: toIsoTimestamp(row.created_at),
+      expires_at: toIsoTimestamp(row.expires_at),
+      accepted_at: toNullableIsoTimestamp(row.accepted_at),
+      revoked_at: toNullableIsoTimestamp(row.revoked_at),
+    }),
     toEvent: (row) => ({
       id: String(row.id),
       type: row.type as EventRecord['type'],
       occurred_at: toIsoTimestamp(row.occurred_at),
       agent_id: String(row.agent_id),
       owner_id: nullableText(row.owner_id),
+      workspace_id: nullableText(row.workspace_id),
       task_id: nullableText(row.task_id),
       data: (json(row.data) ?? {}) as EventRecord['data'],
     }),
@@ -92,6 +142,7 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
     toAgent: (row) => ({
       id: String(row.id),
       owner_id: row.owner_id === null || row.owner_id === undefined ? null : String(row.owner_id),
+      workspace_id: String(row.workspace_id),
       name: String(row.name),
       type: row.type as Agent['type'],
       status: row.status as Agent['status'],
@@ -208,6 +259,7 @@ export function createRowMapper(dialect: 'sqlite' | 'pg'): RowMapper {
     toWebhook: (row) => ({
       id: String(row.id),
       owner_id: nullableText(row.owner_id),
+      workspace_id: String(row.workspace_id),
       url: String(row.url),
       types: row.types === null || row.types === undefined ? null : (String(row.types).split(' ').filter(Boolean) as EventType[]),
       description: nullableText(row.description),

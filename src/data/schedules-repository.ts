@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ListQuery, ListResult } from './list-query';
 import type { Schedule } from '../model';
-import { compileIdPages, runListQuery, type IdPages } from './collection-query';
+import { compileIdPages, scopedBy, runListQuery, type IdPages } from './collection-query';
 import type { Executor } from './compiled-query';
 import { isId } from './ids';
 import { toIsoTimestamp, toJsonColumn, type RowMapper } from './row-mapper';
@@ -58,7 +58,7 @@ export interface SchedulesQueries {
 }
 
 export function compileSchedulesQueries(db: Knex): SchedulesQueries {
-  return { pages: compileIdPages(db, 'schedules', COLUMNS, 'agent_id') };
+  return { pages: compileIdPages(db, 'schedules', COLUMNS, scopedBy('agent_id')) };
 }
 
 const toColumns = (changes: ScheduleChanges): Record<string, unknown> => ('template' in changes ? { ...changes, template: toJsonColumn(changes.template) } : { ...changes });

@@ -18,6 +18,7 @@ import { compileTasksQueries, createTasksRepository, type TasksRepository } from
 import { createUsageRepository, type UsageRepository } from './usage-repository';
 import { createUsersRepository, type UsersRepository } from './users-repository';
 import { compileWebhooksQueries, createWebhooksRepository, type WebhooksRepository } from './webhooks-repository';
+import { createWorkspacesRepository, type WorkspacesRepository } from './workspaces-repository';
 
 /** The repositories over one connection or transaction; domain code sees only this. */
 export interface Store {
@@ -40,6 +41,8 @@ export interface Store {
   /** Schedules that create an agent's tasks over time. */
   schedules: SchedulesRepository;
   idempotencyKeys: IdempotencyKeysRepository;
+  /** Workspaces, their members and invitations. */
+  workspaces: WorkspacesRepository;
   /** Runs `work` in one transaction; rows read with `lock` stay locked until it ends. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
 }
@@ -71,6 +74,7 @@ export function createStore(db: Database): Store {
     let webhooksRepository: WebhooksRepository | undefined;
     let schedulesRepository: SchedulesRepository | undefined;
     let idempotencyKeysRepository: IdempotencyKeysRepository | undefined;
+    let workspacesRepository: WorkspacesRepository | undefined;
     const store: Store = {
       get agents() {
         return (agentsRepository ??= createAgentsRepository(executor, mapper, postgres, agents));
@@ -117,6 +121,9 @@ export function createStore(db: Database): Store {
       },
       get idempotencyKeys() {
         return (idempotencyKeysRepository ??= createIdempotencyKeysRepository(executor, mapper));
+      },
+      get workspaces() {
+        return (workspacesRepository ??= createWorkspacesRepository(executor, mapper, postgres, db));
       },
     };
     return store;

@@ -35,8 +35,14 @@ const LISTABLE: ColumnAllowList = {
 
 export function createUsersRepository(db: Knex | Knex.Transaction, mapper: RowMapper, canLock: boolean): UsersRepository {
   return {
+    /** With the user's personal workspace (its id is the user's), of which they are the owner. */
     async insert(user) {
-      await db('users').insert(user);
+      const write = async (trx: Knex | Knex.Transaction) => {
+        await trx('users').insert(user);
+        await trx('workspaces').insert({ id: user.id, name: user.name, kind: 'personal', personal_of: user.id, created_at: user.created_at, updated_at: user.created_at });
+        await trx('workspace_members').insert({ workspace_id: user.id, user_id: user.id, role: 'owner', created_at: user.created_at, updated_at: user.created_at });
+      };
+      await ('isTransaction' in db && db.isTransaction ? write(db) : (db as Knex).transaction(write));
       return mapper.toUser(user as unknown as Record<string, unknown>);
     },
     async find(id, options = {}) {

@@ -1,16 +1,18 @@
 import type { Knex } from 'knex';
 import type { ListQuery, ListResult } from './list-query';
-import type { Webhook, WebhookDelivery } from '../model';
-import { compileIdPages, runListQuery, type IdPages } from './collection-query';
+import type { Webhook, WebhookDelivery, WorkspaceRole } from '../model';
+import { compileIdPages, runListQuery, scopedBy, type IdPages } from './collection-query';
 import type { Executor } from './compiled-query';
 import { isId, newId } from './ids';
 import type { AttemptRecord, ClaimedDelivery, EventRecord, NewDelivery, WebhookRecord, WebhookTarget } from './records';
 import type { RowMapper } from './row-mapper';
+import { ofMember, scopeOf, workspacesOfMember, type Reached, type WorkspaceReach } from './workspace-scope';
 
 /** The columns a Webhook is read from (the compiler checks the list against Webhook: never the secret). */
 const COLUMNS = Object.keys({
   id: true,
   owner_id: true,
+  workspace_id: true,
   url: true,
   types: true,
   description: true,
@@ -38,9 +40,9 @@ export type WebhookChanges = Partial<Pick<Webhook, 'url' | 'types' | 'descriptio
 
 export interface WebhooksRepository {
   insert(webhook: WebhookRecord): Promise<void>;
-  /** One endpoint, confined to `ownerId`'s when it is given (another's reads as missing). */
-  find(webhookId: string, ownerId?: string): Promise<WebhookRecord | undefined>;
-  list(query: ListQuery, ownerId?: string): Promise<ListResult<Webhook>>;
+  /** One endpoint with the member's role in its workspace; with `memberId`, one outside the member's workspaces reads as missing. */
+  find(webhookId: string, memberId?: string): Promise<Reached<WebhookRecord> | undefined>;
+  list(query: ListQuery, reach: WorkspaceReach): Promise<ListResult<Webhook>>;
   update(webhookId: string, changes: WebhookChanges): Promise<void>;
   /** Deletes it with its deliveries and their attempts; false when there was none. */
   remove(webhookId: string): Promise<boolean>;
@@ -68,7 +70,7 @@ export interface WebhooksRepository {
   setFanoutMark(eventId: number): Promise<void>;
   /** Events after `eventId`, oldest first, at most `limit`. */
   eventsAfter(eventId: number, limit: number): Promise<EventRecord[]>;
-  /** The enabled endpoints, with whether each receives every event (no owner, or an admin owner). */
+  /** The enabled endpoints, with the workspace whose events each receives. */
   enabledTargets(): Promise<WebhookTarget[]>;
   /** Inserts pending deliveries due at `at`; one that exists already (same endpoint and event) is left as it is. */
   insertDeliveries(deliveries: NewDelivery[], at: string): Promise<void>;
@@ -87,11 +89,11 @@ export interface WebhooksRepository {
 }
 
 export interface WebhooksQueries {
-  pages: IdPages;
+  pages: Record<'member' | 'workspace', IdPages>;
 }
 
 export function compileWebhooksQueries(db: Knex): WebhooksQueries {
-  return { pages: compileIdPages(db, 'webhooks', COLUMNS, 'owner_id') };
+  return { pages: { member: compileIdPages(db, 'webhooks', COLUMNS, ofMember(db)), workspace: compileIdPages(db, 'webhooks', COLUMNS, scopedBy('workspace_id')) } };
 }
 
 export function createWebhooksRepository(db: Executor, mapper: RowMapper, postgres: boolean, queries: WebhooksQueries): WebhooksRepository {
@@ -114,17 +116,27 @@ export function createWebhooksRepository(db: Executor, mapper: RowMapper, postgr
     async insert(webhook) {
       await db('webhooks').insert({ ...webhook, types: webhook.types === null ? null : webhook.types.join(' ') });
     },
-    async find(webhookId, ownerId) {
+    async find(webhookId, memberId) {
       if (!isId(webhookId)) return undefined;
-      const query = db('webhooks').select([...COLUMNS, 'secret_sealed', 'after_event_id']).where({ id: webhookId });
-      if (ownerId !== undefined) query.andWhere({ owner_id: ownerId });
+      const query = db('webhooks')
+        .select([...COLUMNS, 'secret_sealed', 'after_event_id'].map((column) => `webhooks.${column}`))
+        .where('webhooks.id', webhookId);
+      if (memberId !== undefined) {
+        query
+          .select({ member_role: 'workspace_members.role' })
+          .join('workspace_members', (on) => on.on('workspace_members.workspace_id', 'webhooks.workspace_id').andOnVal('workspace_members.user_id', memberId));
+      }
       const row = await query.first();
-      return row ? mapper.toWebhook(row) : undefined;
+      return row ? { item: mapper.toWebhook(row), role: memberId === undefined ? null : (row.member_role as WorkspaceRole) } : undefined;
     },
-    async list(query, ownerId) {
+    async list(query, reach) {
+      const scope = scopeOf(reach);
+      const base = db('webhooks').select(COLUMNS);
+      if (reach.workspaceId !== undefined) base.where({ workspace_id: reach.workspaceId });
+      else if (reach.memberId !== undefined) base.whereIn('workspace_id', workspacesOfMember(db, reach.memberId));
       const result =
-        (await queries.pages.run(db, query, ownerId)) ??
-        (await runListQuery(ownerId === undefined ? db('webhooks').select(COLUMNS) : db('webhooks').select(COLUMNS).where({ owner_id: ownerId }), query, { created_at: 'time' }));
+        (await (scope.by === 'none' ? queries.pages.member.run(db, query) : queries.pages[scope.by].run(db, query, scope.value))) ??
+        (await runListQuery(base, query, { created_at: 'time' }));
       return { ...result, items: result.items.map(toPublic) };
     },
     async update(webhookId, changes) {
@@ -182,14 +194,10 @@ export function createWebhooksRepository(db: Executor, mapper: RowMapper, postgr
       return rows.map(mapper.toEvent);
     },
     async enabledTargets() {
-      const rows: Array<Record<string, unknown>> = await db('webhooks')
-        .leftJoin('users', 'users.id', 'webhooks.owner_id')
-        .select('webhooks.id', 'webhooks.owner_id', 'webhooks.types', 'webhooks.after_event_id', { owner_role: 'users.role' })
-        .where('webhooks.enabled', true);
+      const rows: Array<Record<string, unknown>> = await db('webhooks').select('id', 'workspace_id', 'types', 'after_event_id').where('enabled', true);
       return rows.map((row) => ({
         id: String(row.id),
-        owner_id: row.owner_id === null || row.owner_id === undefined ? null : String(row.owner_id),
-        receives_all: row.owner_id === null || row.owner_id === undefined || row.owner_role === 'admin',
+        workspace_id: String(row.workspace_id),
         types: row.types === null || row.types === undefined ? null : String(row.types).split(' ').filter(Boolean),
         after_event_id: Number(row.after_event_id),
       }));

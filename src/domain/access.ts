@@ -1,5 +1,5 @@
-import { agentNotFound, notForAgentKeys } from '../errors';
-import type { AgentKeyScope, User } from '../model';
+import { agentNotFound, notForAgentKeys, roleTooLow } from '../errors';
+import type { AgentKeyScope, User, WorkspaceRole } from '../model';
 import type { Session } from './sessions';
 
 /**
@@ -8,14 +8,42 @@ import type { Session } from './sessions';
  * within its scopes.
  */
 export type Principal =
-  | { kind: 'user'; user: User; session?: Session }
+  /**
+   * `needs`: the least role in a workspace that the operation under way names
+   * (`x-workspace-role`), set by the dispatcher; without it, only owners pass (see assertRole).
+   */
+  | { kind: 'user'; user: User; session?: Session; needs?: WorkspaceRole }
   /** `keyNumber`: which of the configured keys (1 for the first), never the key itself. */
   | { kind: 'service'; keyNumber: number }
   | { kind: 'agent'; agentId: string; keyId: string; scopes: readonly AgentKeyScope[] };
 
-/** The owner a principal is confined to; undefined when it reaches every agent (admins, API keys). An agent key's reach is its agent, checked before the operation runs. */
-export function ownerScope(principal: Principal): string | undefined {
+/** The roles of a workspace's members, least first: each has the rights of those before it. */
+export const WORKSPACE_ROLES: readonly WorkspaceRole[] = ['viewer', 'operator', 'admin', 'owner'];
+
+export const rankOf = (role: WorkspaceRole): number => WORKSPACE_ROLES.indexOf(role);
+
+/**
+ * The user whose workspaces a principal is confined to; undefined when it reaches every workspace
+ * (platform admins, service keys). An agent key's reach is its agent, checked before the operation runs.
+ */
+export function memberScope(principal: Principal): string | undefined {
   return principal.kind === 'user' && principal.user.role !== 'admin' ? principal.user.id : undefined;
+}
+
+/**
+ * Refuses (403) a member whose role in the workspace is below the operation's least role. `role`
+ * is the member's as read with the workspace's data; null when the principal reaches every
+ * workspace. An operation that names no role (domain code run outside a request) admits owners only.
+ */
+export function assertRole(principal: Principal, role: WorkspaceRole | null): void {
+  if (role === null || principal.kind !== 'user') return;
+  const needs = principal.needs ?? 'owner';
+  if (rankOf(role) < rankOf(needs)) throw roleTooLow(needs, role);
+}
+
+/** Whether the principal may act as a workspace's `role` there: platform admins and service keys may everywhere. */
+export function actsAs(principal: Principal, role: WorkspaceRole | null, atLeast: WorkspaceRole): boolean {
+  return role === null || principal.kind !== 'user' || rankOf(role) >= rankOf(atLeast);
 }
 
 /** The owner recorded on what a principal creates. */

@@ -4,7 +4,8 @@ import { newId } from '../data/ids';
 import type { Store } from '../data/store';
 import { agentKeyNotFound, agentNotFound } from '../errors';
 import type { AgentKey, AgentKeyCreate, AgentKeyCreated, AgentKeyScope } from '../model';
-import { assertNotAgentKey, ownerScope, type Principal } from './access';
+import { assertNotAgentKey, type Principal } from './access';
+import { reachAgent } from './agents';
 import type { ListQuery, ListResult } from './collection';
 
 /**
@@ -37,7 +38,7 @@ export function isUsable(key: Pick<AgentKey, 'revoked_at' | 'expires_at'>, at: n
 /** The agent's owner, an admin or a service key manage its keys; an agent key does not (403); another user's agent reads as missing. */
 async function assertManages(store: Store, principal: Principal, agentId: string): Promise<void> {
   assertNotAgentKey(principal);
-  if (!(await store.agents.find(agentId, { ownerId: ownerScope(principal) }))) throw agentNotFound();
+  await reachAgent(store, principal, agentId);
 }
 
 export async function listAgentKeys(store: Store, principal: Principal, agentId: string, query: ListQuery): Promise<ListResult<AgentKey>> {

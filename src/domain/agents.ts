@@ -2,7 +2,7 @@ import type { Store } from '../data/store';
 import { newId, nextTimestamp, now } from '../data/ids';
 import { isForeignKeyViolation } from '../data/database-errors';
 import { agentNotFound, invalidCredentials } from '../errors';
-import { assertNotAgentKey, assertReaches, ownerOf, ownerScope, type Principal } from './access';
+import { assertNotAgentKey, assertReaches, assertRole, memberScope, ownerOf, type Principal } from './access';
 import { resolveOperatorStatus } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
 import type { Agent, AgentCreate, AgentUpdate, TaskCounts, TaskSummary } from '../model';
@@ -10,29 +10,40 @@ import { recordAgentChange, recordAgentEvent } from './events';
 import { assertPrecondition, type Precondition } from './precondition';
 import { assertAgentQuota, releaseStoredBytes, type Quotas } from './quotas';
 import { TASK_STATUSES } from './task-status';
+import { reachWorkspace, workspaceOfCreate } from './workspaces';
 
 /** How many of an agent's newest tasks `include=tasks` embeds (as summaries, without payloads). */
 export const EMBEDDED_TASKS = 10;
 
-export async function listAgents(store: Store, principal: Principal, query: ListQuery): Promise<ListResult<Agent>> {
+/** The agents of every workspace the principal is a member of (all of them for admins and service keys), or of one. */
+export async function listAgents(store: Store, principal: Principal, query: ListQuery, workspaceId?: string): Promise<ListResult<Agent>> {
   assertNotAgentKey(principal);
-  return store.agents.list(query, ownerScope(principal));
+  if (workspaceId !== undefined) {
+    await reachWorkspace(store, principal, workspaceId);
+    return store.agents.list(query, { workspaceId });
+  }
+  const memberId = memberScope(principal);
+  return store.agents.list(query, memberId === undefined ? {} : { memberId });
 }
 
 /**
- * Agents created with an API key have no owner and count against no user's quota. The insert and
- * its `agent.created` event are one transaction; with a quota, the owner's row is locked first.
+ * Agents created with an API key have no owner and count against no user's quota. The agent goes
+ * to `workspaceId` (where the caller needs the operation's role), else to the caller's personal
+ * workspace (a service key's: `service`). The insert and its `agent.created` event are one
+ * transaction; with a quota, the owner's row is locked first.
  */
-export async function createAgent(store: Store, principal: Principal, input: AgentCreate, quotas: Quotas): Promise<Agent> {
+export async function createAgent(store: Store, principal: Principal, input: AgentCreate, quotas: Quotas, workspaceId?: string): Promise<Agent> {
   assertNotAgentKey(principal);
   const owner = ownerOf(principal);
   try {
     return await store.transaction(async (tx) => {
+      const workspace = await workspaceOfCreate(tx, principal, workspaceId);
       if (owner !== null) await assertAgentQuota(tx, owner, quotas, invalidCredentials);
       const timestamp = now();
       const agent = await tx.agents.insert({
         id: newId(),
         owner_id: owner,
+        workspace_id: workspace,
         name: input.name,
         type: input.type,
         status: 'idle',
@@ -51,12 +62,16 @@ export async function createAgent(store: Store, principal: Principal, input: Age
 }
 
 /**
- * The agent when the principal reaches it, locked until the transaction ends with `lock`. Another
- * user's agent reads as missing (404), never as forbidden: its existence is not disclosed.
+ * The agent when the principal reaches it, locked until the transaction ends with `lock`. An agent
+ * of a workspace the caller is not a member of reads as missing (404), never as forbidden: its
+ * existence is not disclosed; a member below the operation's role is refused (403).
  */
 export async function reachAgent(store: Store, principal: Principal, id: string, options: { lock?: boolean } = {}): Promise<Agent> {
   assertReaches(principal, id);
-  return (await store.agents.find(id, { lock: options.lock, ownerId: ownerScope(principal) })) ?? Promise.reject(agentNotFound());
+  const reached = await store.agents.reach(id, { lock: options.lock, memberId: memberScope(principal) });
+  if (!reached) throw agentNotFound();
+  assertRole(principal, reached.role);
+  return reached.item;
 }
 
 export function getAgent(store: Store, principal: Principal, id: string): Promise<Agent> {
@@ -87,8 +102,7 @@ export function replaceAgent(store: Store, principal: Principal, id: string, inp
 export async function updateAgent(store: Store, principal: Principal, id: string, changes: AgentUpdate, precondition?: Precondition<Agent>): Promise<Agent> {
   assertNotAgentKey(principal);
   return store.transaction(async (tx) => {
-    const agent = await tx.agents.find(id, { lock: true, ownerId: ownerScope(principal) });
-    if (!agent) throw agentNotFound();
+    const agent = await reachAgent(tx, principal, id, { lock: true });
     assertPrecondition(precondition, agent);
     const update: Partial<Agent> = { updated_at: nextTimestamp(agent.updated_at) };
     if (changes.name !== undefined) update.name = changes.name;
@@ -107,8 +121,7 @@ export async function updateAgent(store: Store, principal: Principal, id: string
 export async function deleteAgent(store: Store, principal: Principal, id: string, precondition?: Precondition<Agent>): Promise<void> {
   assertNotAgentKey(principal);
   return store.transaction(async (tx) => {
-    const agent = await tx.agents.find(id, { lock: true, ownerId: ownerScope(principal) });
-    if (!agent) throw agentNotFound();
+    const agent = await reachAgent(tx, principal, id, { lock: true });
     assertPrecondition(precondition, agent);
     // Tasks go with it (the foreign key cascades); the agent row carries the sum of their bytes.
     await releaseStoredBytes(tx, agent.owner_id, (await tx.agents.remove(id)) ?? 0);

@@ -4,7 +4,7 @@ import type { Store } from '../data/store';
 import { isId, now } from '../data/ids';
 import { agentNotFound, eventsExpired } from '../errors';
 import type { Agent, EventType, FleetEvent, Task } from '../model';
-import { assertReaches, ownerScope, type Principal } from './access';
+import { assertReaches, memberScope, type Principal } from './access';
 
 type Fields = Record<string, unknown>;
 
@@ -26,14 +26,17 @@ export function changesOf<T extends object>(before: T, after: T): Fields {
 /** Whether a change touched more than its version stamp. */
 const changesAnything = (changes: Fields): boolean => Object.keys(changes).some((field) => field !== 'updated_at');
 
-/** Records an event of the agent in the caller's transaction; its owner now decides who may read it. */
-export function recordAgentEvent(tx: Store, type: Extract<EventType, `agent.${string}`>, agent: Pick<Agent, 'id' | 'owner_id'>, data: Fields): void {
-  tx.events.record({ type, occurred_at: now(), agent_id: agent.id, owner_id: agent.owner_id, task_id: null, data });
+/** What an event names of its agent: the agent, who created it, and its workspace, whose members may read the event. */
+export type EventAgent = Pick<Agent, 'id' | 'owner_id' | 'workspace_id'>;
+
+/** Records an event of the agent in the caller's transaction; its workspace now decides who may read it. */
+export function recordAgentEvent(tx: Store, type: Extract<EventType, `agent.${string}`>, agent: EventAgent, data: Fields): void {
+  tx.events.record({ type, occurred_at: now(), agent_id: agent.id, owner_id: agent.owner_id, workspace_id: agent.workspace_id, task_id: null, data });
 }
 
 /** Records an event of one of the agent's tasks in the caller's transaction; answers it. */
-export function recordTaskEvent(tx: Store, type: Extract<EventType, `task.${string}`>, agent: Pick<Agent, 'id' | 'owner_id'>, taskId: string, data: Fields): NewEvent {
-  const event: NewEvent = { type, occurred_at: now(), agent_id: agent.id, owner_id: agent.owner_id, task_id: taskId, data };
+export function recordTaskEvent(tx: Store, type: Extract<EventType, `task.${string}`>, agent: EventAgent, taskId: string, data: Fields): NewEvent {
+  const event: NewEvent = { type, occurred_at: now(), agent_id: agent.id, owner_id: agent.owner_id, workspace_id: agent.workspace_id, task_id: taskId, data };
   tx.events.record(event);
   return event;
 }
@@ -59,7 +62,7 @@ export function recordAgentChange(tx: Store, before: Agent, after: Agent): void 
 /** The event of a task's change: its outcome when it reached one, else `fallback`; `context` says more than the fields (why a task was queued again). */
 export function recordTaskChange(
   tx: Store,
-  agent: Pick<Agent, 'id' | 'owner_id'>,
+  agent: EventAgent,
   before: Task,
   after: Task,
   fallback: Extract<EventType, `task.${string}`> = 'task.updated',
@@ -80,41 +83,48 @@ const OUTCOME_EVENTS: Partial<Record<Task['status'], Extract<EventType, `task.${
   cancelled: 'task.cancelled',
 };
 
-/** Whose events a reader sees: one agent's, one owner's agents', or (neither) every agent's. */
+/**
+ * Whose events a reader sees: one agent's, the events of a member's workspaces (`memberId` for a
+ * read of the log, `workspaceIds` as they were when the scope was made, for a live stream), or
+ * (none of them) every agent's.
+ */
 export interface EventScope {
   agentId?: string;
-  ownerId?: string;
+  memberId?: string;
+  workspaceIds?: ReadonlySet<string>;
   types?: readonly EventType[];
 }
 
 /**
- * The reader's scope: an agent key its agent's events; a user their agents' (as they owned them
- * when each event happened); admins and service keys every agent's. Naming an agent the reader
- * cannot see is 404, as reading it would be; an agent that is gone is still named by its events.
+ * The reader's scope: an agent key its agent's events; a user those of the workspaces they are a
+ * member of (the workspace each event's agent was in when it happened); admins and service keys
+ * every agent's. Naming an agent the reader cannot see is 404, as reading it would be; an agent
+ * that is gone is still named by its events.
  */
 export async function eventScopeOf(store: Store, principal: Principal, agentId: string | undefined, types: readonly EventType[] | undefined): Promise<EventScope> {
   if (principal.kind === 'agent') {
     assertReaches(principal, agentId ?? principal.agentId);
     return { agentId: principal.agentId, types };
   }
-  const ownerId = ownerScope(principal);
-  if (agentId !== undefined && !(await store.agents.find(agentId, { ownerId }))) {
-    if (!isId(agentId) || (await store.events.list({ after: '0', agentId, ownerId, limit: 1 })).length === 0) throw agentNotFound();
+  const memberId = memberScope(principal);
+  if (agentId !== undefined && !(await store.agents.reach(agentId, { memberId }))) {
+    if (!isId(agentId) || (await store.events.list({ after: '0', agentId, memberId, limit: 1 })).length === 0) throw agentNotFound();
   }
-  return { agentId, ownerId, types };
+  if (memberId === undefined) return { agentId, types };
+  return { agentId, memberId, workspaceIds: new Set(await store.workspaces.idsOfMember(memberId)), types };
 }
 
 /** Whether the reader of `scope` sees the event (a stream filters live events with it). */
 export function inScope(scope: EventScope, event: EventRecord): boolean {
   return (
     (scope.agentId === undefined || event.agent_id === scope.agentId) &&
-    (scope.ownerId === undefined || event.owner_id === scope.ownerId) &&
+    (scope.workspaceIds === undefined || (event.workspace_id !== null && scope.workspaceIds.has(event.workspace_id))) &&
     (scope.types === undefined || scope.types.includes(event.type))
   );
 }
 
-/** The event as readers get it: who owned its agent stays in the database. */
-export function presentEvent({ owner_id: _owner, ...event }: EventRecord): FleetEvent {
+/** The event as readers get it: who owned its agent and its workspace stay in the database. */
+export function presentEvent({ owner_id: _owner, workspace_id: _workspace, ...event }: EventRecord): FleetEvent {
   return event;
 }
 

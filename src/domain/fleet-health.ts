@@ -4,14 +4,13 @@ import { dollarsOf } from '../data/row-mapper';
 import { now } from '../data/ids';
 import { agentNotFound, invalidCursor, invalidValue, taskNotFound } from '../errors';
 import type { AgentStats, AgentUsage, Attempt, LogLevel, LogLine, Worker, WorkerKind } from '../model';
-import { assertReaches, ownerScope, type Principal } from './access';
-import { countTasks } from './agents';
+import type { Principal } from './access';
+import { countTasks, reachAgent } from './agents';
 import { createFiguresCache, readAttemptFigures, type FiguresCache } from './attempt-figures';
 
 /** What a worker's attempts and health are read for: the agent, when the principal may see it. */
-async function reachableAgent(store: Store, principal: Principal, agentId: string) {
-  assertReaches(principal, agentId);
-  return (await store.agents.find(agentId, { ownerId: ownerScope(principal) })) ?? Promise.reject(agentNotFound());
+function reachableAgent(store: Store, principal: Principal, agentId: string) {
+  return reachAgent(store, principal, agentId);
 }
 
 async function reachableTask(store: Store, principal: Principal, agentId: string, taskId: string) {

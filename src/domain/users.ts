@@ -125,18 +125,22 @@ export async function updateUser(
   );
 }
 
-/** Deletes the user with their posts, agents and the agents' tasks (foreign keys cascade); each agent's end is an `agent.deleted` event. */
+/**
+ * Deletes the user with their posts, their personal workspace, the agents they created or that
+ * it held and the agents' tasks (foreign keys and a trigger cascade); each agent's end is an
+ * `agent.deleted` event.
+ */
 export function deleteUser(store: Store, principal: Principal, id: string, precondition?: Precondition<User>): Promise<void> {
   assertUserPrincipal(principal);
   if (!mayManage(principal, id)) throw userNotFound();
   return store.transaction(async (tx) => {
     // Task writes lock an agent, then its owner: locking in that order here too avoids a deadlock.
-    const agents = await tx.agents.lockOwnedBy(id);
+    const agents = await tx.agents.lockOfUser(id);
     const user = await tx.users.find(id, { lock: true });
     if (!user) throw userNotFound();
     assertPrecondition(precondition, user);
     await tx.users.remove(id);
-    for (const agent of agents) recordAgentEvent(tx, 'agent.deleted', { id: agent.id, owner_id: id }, { id: agent.id, status: agent.status });
+    for (const agent of agents) recordAgentEvent(tx, 'agent.deleted', { id: agent.id, owner_id: id, workspace_id: agent.workspace_id }, { id: agent.id, status: agent.status });
   });
 }
 
@@ -163,7 +167,8 @@ function assertUserPrincipal(principal: Principal): asserts principal is Extract
   if (principal.kind !== 'user') throw notAUser();
 }
 
-function normaliseName(raw: string): string {
+/** A name (a user's, a workspace's) as stored: trimmed, 1 to 100 characters (400 otherwise). */
+export function normaliseName(raw: string): string {
   const name = raw.trim();
   if (name.length === 0 || [...name].length > MAX_NAME_LENGTH) {
     throw invalidValue(`name must be 1 to ${MAX_NAME_LENGTH} characters once trimmed`, [
@@ -173,7 +178,7 @@ function normaliseName(raw: string): string {
   return name;
 }
 
-const normaliseEmail = (raw: string): string => raw.trim().toLowerCase();
+export const normaliseEmail = (raw: string): string => raw.trim().toLowerCase();
 
 /** Two writes with one e-mail at once: the unique index decides, and the loser gets 409. */
 async function withUniqueEmail<T>(write: () => Promise<T>): Promise<T> {

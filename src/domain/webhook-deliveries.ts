@@ -12,11 +12,11 @@ export function eventBody(event: EventRecord): string {
   return JSON.stringify(presentEvent(event));
 }
 
-/** Whether an endpoint receives an event: one committed after it was created, of a type it wants, about an agent it may see. */
+/** Whether an endpoint receives an event: one committed after it was created, of a type it wants, in its workspace. */
 export function receives(target: WebhookTarget, event: EventRecord): boolean {
   if (Number(event.id) <= target.after_event_id) return false;
   if (target.types !== null && !target.types.includes(event.type)) return false;
-  return target.receives_all || (event.owner_id !== null && event.owner_id === target.owner_id);
+  return event.workspace_id === target.workspace_id;
 }
 
 /**

@@ -4,9 +4,10 @@ import { newId, nextTimestamp } from '../data/ids';
 import type { Store } from '../data/store';
 import { notAuthenticated, stateConflict, webhookDeliveryNotFound, webhookNotFound } from '../errors';
 import type { Webhook, WebhookCreate, WebhookCreated, WebhookDelivery, WebhookUpdate } from '../model';
-import { assertNotAgentKey, ownerOf, ownerScope, type Principal } from './access';
+import { assertNotAgentKey, assertRole, memberScope, ownerOf, type Principal } from './access';
 import type { ListQuery, ListResult } from './collection';
 import { assertDeliverableUrl, type ResolveHost } from './webhook-targets';
+import { reachWorkspace, workspaceOfCreate } from './workspaces';
 
 /** What starts every signing secret (the Standard Webhooks convention): the rest is 32 random bytes in base64. */
 export const WEBHOOK_SECRET_MARK = 'whsec_';
@@ -45,26 +46,38 @@ export interface WebhookRules {
 /** The context a secret is sealed in: a sealed secret copied to another endpoint's row does not open. */
 export const secretContext = (webhookId: string): string => `webhook-secret:${webhookId}`;
 
-/** Users manage their own endpoints (another's reads as missing); admins and service keys every one; agent keys none (403). */
+/**
+ * Members reach their workspaces' endpoints (another workspace's reads as missing) with the
+ * operation's role; admins and service keys every one; agent keys none (403).
+ */
 async function findManaged(store: Store, principal: Principal, webhookId: string) {
   assertNotAgentKey(principal);
-  return (await store.webhooks.find(webhookId, ownerScope(principal))) ?? Promise.reject(webhookNotFound());
+  const reached = await store.webhooks.find(webhookId, memberScope(principal));
+  if (!reached) throw webhookNotFound();
+  assertRole(principal, reached.role);
+  return reached.item;
 }
 
 const withoutSecret = ({ secret_sealed: _secret, after_event_id: _after, ...webhook }: Webhook & { secret_sealed: string; after_event_id: number }): Webhook => webhook;
 
-export async function listWebhooks(store: Store, principal: Principal, query: ListQuery): Promise<ListResult<Webhook>> {
+export async function listWebhooks(store: Store, principal: Principal, query: ListQuery, workspaceId?: string): Promise<ListResult<Webhook>> {
   assertNotAgentKey(principal);
-  return store.webhooks.list(query, ownerScope(principal));
+  if (workspaceId !== undefined) {
+    await reachWorkspace(store, principal, workspaceId);
+    return store.webhooks.list(query, { workspaceId });
+  }
+  const memberId = memberScope(principal);
+  return store.webhooks.list(query, memberId === undefined ? {} : { memberId });
 }
 
 /**
- * A new endpoint, which receives the events committed after it (the newest event's id is its
- * starting mark), and its signing secret, in this answer only: the store keeps it sealed. A
- * service key's endpoint has no owner and, as an admin's, receives every event.
+ * A new endpoint of a workspace (the one named, else the caller's personal one, a service key's
+ * `service`), which receives the workspace's events committed after it (the newest event's id is
+ * its starting mark), and its signing secret, in this answer only: the store keeps it sealed.
  */
 export async function createWebhook(store: Store, principal: Principal, input: WebhookCreate, rules: WebhookRules, clock: () => number = Date.now): Promise<WebhookCreated> {
   assertNotAgentKey(principal);
+  const workspaceId = await workspaceOfCreate(store, principal, input.workspace_id);
   await assertDeliverableUrl(input.url, rules);
   const id = newId();
   const secret = `${WEBHOOK_SECRET_MARK}${randomBytes(32).toString('base64')}`;
@@ -72,6 +85,7 @@ export async function createWebhook(store: Store, principal: Principal, input: W
   const webhook: Webhook = {
     id,
     owner_id: ownerOf(principal),
+    workspace_id: workspaceId,
     url: input.url,
     types: input.types ?? null,
     description: input.description ?? null,
@@ -80,7 +94,11 @@ export async function createWebhook(store: Store, principal: Principal, input: W
     updated_at: at,
   };
   try {
-    await store.webhooks.insert({ ...webhook, secret_sealed: rules.sealer.seal(secret, secretContext(id)), after_event_id: await store.webhooks.newestEventId() });
+    await store.transaction(async (tx) => {
+      // Again, locked, now that the URL is known to be deliverable (resolving it is no time to hold a lock).
+      if (input.workspace_id !== undefined) await reachWorkspace(tx, principal, workspaceId, { lock: true });
+      await tx.webhooks.insert({ ...webhook, secret_sealed: rules.sealer.seal(secret, secretContext(id)), after_event_id: await tx.webhooks.newestEventId() });
+    });
   } catch (error) {
     // The owner was deleted meanwhile: their credential no longer names anyone.
     if (isForeignKeyViolation(error)) throw notAuthenticated();

@@ -2,10 +2,10 @@ import type { Request, RequestHandler } from 'express';
 import { parse as parseCookies } from 'cookie';
 import type { AgentKeySignIn } from '../auth/agent-key-sign-in';
 import type { SessionService } from '../auth/sessions';
-import type { Principal } from '../domain/access';
+import { WORKSPACE_ROLES, type Principal } from '../domain/access';
 import { AGENT_KEY_SCOPES, isAgentKeySecret } from '../domain/agent-keys';
 import { AppError, agentNotFound, forbidden, invalidApiKey, invalidCredentials, missingScope, notAuthenticated, notAUser, notForAgentKeys } from '../errors';
-import type { AgentKeyScope } from '../model';
+import type { AgentKeyScope, WorkspaceRole } from '../model';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -35,26 +35,38 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Schemes a handler checks itself (the metrics token is not a user's credential). */
 const CHECKED_BY_HANDLER = new Set(['MetricsToken']);
 
+/** What api.yaml says of one operation beside its `security`. */
+export interface OperationAccess {
+  /** `x-agent-key-scope`: the scope an agent key needs; none: agent keys are refused. */
+  agentKeyScope?: AgentKeyScope;
+  /** Where the agent an agent key must be is named: the path's `agent_id`, or (the event log) the query's. */
+  agentIdIn?: 'path' | 'query';
+  /** `x-workspace-role`: the least role a member needs in the workspace of the data the operation touches. */
+  workspaceRole?: WorkspaceRole;
+}
+
 /**
  * The credential check of one operation, from what api.yaml declares for it (its own `security`,
  * else the document's): none when it is open or only its handler can check its scheme; otherwise
  * one of the schemes it lists is required. It runs before the request is validated, so an
- * anonymous caller learns nothing from validation errors.
+ * anonymous caller learns nothing from validation errors. A user's principal carries the
+ * operation's least workspace role, which the domain's access checks hold the member's role
+ * against as they read the workspace's data (a member below it: 403).
  */
-export function authenticateFor(
-  requirements: readonly SecurityRequirement[],
-  options: AuthenticateOptions,
-  agentKeyScope?: AgentKeyScope,
-  agentIdIn: 'path' | 'query' = 'path',
-): RequestHandler | undefined {
+export function authenticateFor(requirements: readonly SecurityRequirement[], options: AuthenticateOptions, access: OperationAccess = {}): RequestHandler | undefined {
   const schemes = schemesOf(requirements);
   if (requirements.length === 0 || requirements.some((requirement) => Object.keys(requirement).length === 0)) return undefined;
   if ([...schemes].every((scheme) => CHECKED_BY_HANDLER.has(scheme))) return undefined;
   const trusted = new Set(options.trustedOrigins);
-  const admitAgent = agentGate(agentKeyScope);
+  const admitAgent = agentGate(access.agentKeyScope);
+  const needs = access.workspaceRole;
+  // A role no member can hold would lock every member out: api.yaml is wrong, and the start fails.
+  if (needs !== undefined && !WORKSPACE_ROLES.includes(needs)) throw new Error(`x-workspace-role names an unknown role: ${String(needs)}`);
+  const agentIdIn = access.agentIdIn ?? 'path';
   return async (req, _res, next) => {
     try {
-      const principal = await identify(req, schemes, options, trusted);
+      const identified = await identify(req, schemes, options, trusted);
+      const principal = needs !== undefined && identified.kind === 'user' ? { ...identified, needs } : identified;
       // Set before the gate: a valid key refused here (a scope it lacks) is counted against itself.
       req.principal = principal;
       if (principal.kind === 'agent') admitAgent(principal, agentIdIn === 'path' ? (req.params as Record<string, string | undefined>).agent_id : queryAgentOf(req, principal.agentId));

@@ -15,6 +15,8 @@ describeEachDatabase('agents', (get) => {
       expect(res.body).toEqual({
         id: expect.stringMatching(UUID),
         owner_id: get().user.user.id,
+        // Created without a workspace_id, it lands in its creator's personal workspace (whose id is the user's).
+        workspace_id: get().user.user.id,
         name: 'scout',
         type: 'type_b',
         status: 'idle',

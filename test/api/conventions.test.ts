@@ -36,6 +36,7 @@ describeEachDatabase('the /api/v1 conventions surface', (get) => {
         data: {
           id: expect.stringMatching(UUID),
           owner_id: get().user.user.id,
+          workspace_id: get().user.user.id,
           name: 'enveloped',
           type: 'type_a',
           status: 'idle',

@@ -136,6 +136,30 @@ const RECIPES: Record<string, Recipe> = {
   'DELETE /api/v1/webhooks/{webhook_id} 204': async (c) => c.call('DELETE', `/api/v1/webhooks/${await newWebhook(c)}`),
   'GET /api/v1/webhooks/{webhook_id}/deliveries 200': async (c) => c.call('GET', `/api/v1/webhooks/${await newWebhook(c)}/deliveries`),
   'POST /api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/attempts 202': async (c) => c.call('POST', `${await newDelivery(c)}/attempts`),
+  'GET /api/v1/workspaces 200': (c) => c.call('GET', '/api/v1/workspaces'),
+  'POST /api/v1/workspaces 201': (c) => replayed(c, 'POST', '/api/v1/workspaces', { body: { name: 'headers' } }),
+  'GET /api/v1/workspaces/{workspace_id} 200': async (c) => c.call('GET', await newWorkspace(c)),
+  'PATCH /api/v1/workspaces/{workspace_id} 200': async (c) => c.call('PATCH', await newWorkspace(c), { body: { name: 'renamed' } }),
+  'DELETE /api/v1/workspaces/{workspace_id} 204': async (c) => c.call('DELETE', await newWorkspace(c)),
+  'GET /api/v1/workspaces/{workspace_id}/members 200': async (c) => c.call('GET', `${await newWorkspace(c)}/members`),
+  'PATCH /api/v1/workspaces/{workspace_id}/members/{user_id} 200': async (c) => c.call('PATCH', `${await newWorkspace(c)}/members/${c.owner.user.id}`, { body: { role: 'owner' } }),
+  'DELETE /api/v1/workspaces/{workspace_id}/members/{user_id} 204': async (c) => {
+    const workspace = await newWorkspace(c);
+    await joined(c, workspace);
+    return c.call('DELETE', `${workspace}/members/${c.admin.user.id}`, { as: c.admin });
+  },
+  'GET /api/v1/workspaces/{workspace_id}/invitations 200': async (c) => c.call('GET', `${await newWorkspace(c)}/invitations`),
+  'POST /api/v1/workspaces/{workspace_id}/invitations 201': async (c) => replayed(c, 'POST', `${await newWorkspace(c)}/invitations`, { body: { email: 'headers@example.test', role: 'viewer' } }),
+  'GET /api/v1/workspaces/{workspace_id}/invitations/{invitation_id} 200': async (c) => {
+    const workspace = await newWorkspace(c);
+    return c.call('GET', `${workspace}/invitations/${(await invitation(c, workspace)).id}`);
+  },
+  'DELETE /api/v1/workspaces/{workspace_id}/invitations/{invitation_id} 204': async (c) => {
+    const workspace = await newWorkspace(c);
+    const { id } = await invitation(c, workspace);
+    return c.call('DELETE', `${workspace}/invitations/${id}`);
+  },
+  'POST /api/v1/invitations/accept 200': async (c) => c.call('POST', '/api/v1/invitations/accept', { as: c.admin, body: { token: (await invitation(c, await newWorkspace(c))).token } }),
   'GET /api/v1/me 200': (c) => c.call('GET', '/api/v1/me'),
   'GET /api/v1/me 304': (c) => c.revalidate('/api/v1/me'),
   'POST /api/auth/login 200': (c) => c.call('POST', '/api/auth/login', { as: null, body: { email: c.owner.user.email, password: c.owner.password } }),
@@ -239,6 +263,27 @@ async function newDelivery(c: Context): Promise<string> {
   const [delivery] = ((await res.json()) as { data: Array<{ id: string }> }).data;
   if (!delivery) throw new Error(`the endpoint has no delivery (listing answered ${res.status})`);
   return `/api/v1/webhooks/${webhookId}/deliveries/${delivery.id}`;
+}
+
+/** The path of a new workspace of the owner (the Location of its create). */
+async function newWorkspace(c: Context): Promise<string> {
+  const res = await c.call('POST', '/api/v1/workspaces', { body: { name: 'headers' } });
+  const location = res.headers.get('location');
+  if (res.status !== 201 || !location) throw new Error(`creating a workspace answered ${res.status}`);
+  return location;
+}
+
+/** An invitation of the admin (by e-mail) to the workspace at `workspace`. */
+async function invitation(c: Context, workspace: string): Promise<{ id: string; token: string }> {
+  const res = await c.call('POST', `${workspace}/invitations`, { body: { email: c.admin.user.email, role: 'viewer' } });
+  if (res.status !== 201) throw new Error(`inviting answered ${res.status}`);
+  return ((await res.json()) as { data: { id: string; token: string } }).data;
+}
+
+/** The admin, a member of the workspace at `workspace` by an accepted invitation. */
+async function joined(c: Context, workspace: string): Promise<void> {
+  const res = await c.call('POST', '/api/v1/invitations/accept', { as: c.admin, body: { token: (await invitation(c, workspace)).token } });
+  if (res.status !== 200) throw new Error(`accepting answered ${res.status}`);
 }
 
 /** A new agent with one queued task: its id. */

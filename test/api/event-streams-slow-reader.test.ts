@@ -86,6 +86,8 @@ describeEachDatabase(
         occurred_at: new Date().toISOString(),
         agent_id: agentId,
         owner_id: ownerId,
+        // The agent was created in its owner's personal workspace, whose id is the owner's.
+        workspace_id: ownerId,
         task_id: null,
         data: { progress: { percent: percent % 101, message: 'working' } },
       });

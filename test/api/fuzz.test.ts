@@ -17,7 +17,10 @@ function answer(method: string, target: string, status: number, body?: unknown, 
 const TAGGED = { etag: '"v1"' };
 const RETRY = { 'retry-after': '60' };
 
-const agent = { id: AGENT_ID, owner_id: null, name: 'scout', type: 'type_a', status: 'idle', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', max_concurrency: null };
+/** The service workspace: an agent an API key (owner_id null) created belongs to it. */
+const SERVICE_WORKSPACE_ID = '01a2085c-2557-71dc-a6c1-6f11cf703f01';
+
+const agent = { id: AGENT_ID, owner_id: null, workspace_id: SERVICE_WORKSPACE_ID, name: 'scout', type: 'type_a', status: 'idle', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', max_concurrency: null };
 
 describe('the contract oracle', () => {
   let contract: Contract;

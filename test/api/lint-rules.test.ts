@@ -140,14 +140,16 @@ const PLANTS: Plant[] = [
   },
   { rule: 'no-invalid-schema-examples', when: 'a schema example breaks its schema', plant: (d) => void (at(d, 'components', 'schemas', 'Timestamp').example = 42) },
   { rule: 'no-invalid-parameter-examples', when: 'a parameter example breaks its schema', plant: (d) => void (at(d, 'components', 'parameters', 'Page').example = 0) },
-  { rule: 'no-http-verbs-in-paths', when: 'a path holds an HTTP method name', plant: (d) => renamePath(d, '/api/v1/agents', '/api/v1/get-agents') },
-  { rule: 'agent-fleet/collection-path-no-verbs', when: 'a collection path holds an action verb', plant: (d) => renamePath(d, '/api/v1/agents', '/api/v1/create-agents') },
-  { rule: 'agent-fleet/collection-path-plural-nouns', when: 'a collection is named by a singular noun', plant: (d) => renamePath(d, '/api/v1/agents', '/api/v1/agent') },
+  { rule: 'no-http-verbs-in-paths', when: 'a path holds an HTTP method name', plant: (d) => renamePath(d, '/api/v1/agents', '/api/v1/get-agents'), also: ['agent-fleet/workspace-role'] },
+  { rule: 'agent-fleet/collection-path-no-verbs', when: 'a collection path holds an action verb', plant: (d) => renamePath(d, '/api/v1/agents', '/api/v1/create-agents'), also: ['agent-fleet/workspace-role'] },
+  { rule: 'agent-fleet/collection-path-plural-nouns', when: 'a collection is named by a singular noun', plant: (d) => renamePath(d, '/api/v1/agents', '/api/v1/agent'), also: ['agent-fleet/workspace-role'] },
   { rule: 'agent-fleet/secured-operation-auth-errors', when: 'a secured operation declares no 401', plant: (d) => remove(at(d, 'paths', '/agents', 'get', 'responses'), '401') },
   {
     rule: 'agent-fleet/secured-operation-auth-errors',
     when: 'an operation that accepts an API key declares no 403',
     plant: (d) => remove(at(d, 'paths', '/api/v1/agents', 'post', 'responses'), '403'),
+    // A member below the operation's role gets 403 too.
+    also: ['agent-fleet/workspace-role'],
   },
   {
     rule: 'agent-fleet/validation-error-response',
@@ -170,8 +172,8 @@ const PLANTS: Plant[] = [
     rule: 'agent-fleet/not-found-response',
     when: 'an item path declares no 404',
     plant: (d) => remove(at(d, 'paths', '/agents/{agent_id}', 'get', 'responses'), '404'),
-    // Agent keys may read an agent: its gate answers 404 for another agent's.
-    also: ['agent-fleet/agent-key-scope'],
+    // Agent keys may read an agent: its gate answers 404 for another agent's; so does the workspace's for a non-member.
+    also: ['agent-fleet/agent-key-scope', 'agent-fleet/workspace-role'],
   },
   { rule: 'agent-fleet/rate-limit-response', when: 'an operation declares no 429', plant: (d) => remove(at(d, 'paths', '/api/v1/users', 'post', 'responses'), '429') },
   {
@@ -260,6 +262,27 @@ const PLANTS: Plant[] = [
       const operation = at(d, 'paths', '/api/v1/events', 'get');
       operation.parameters = (operation.parameters as Array<{ name?: string }>).filter((parameter) => parameter.name !== 'agent_id');
     },
+  },
+  {
+    rule: 'agent-fleet/workspace-role',
+    when: "an operation on a workspace's data names no least role",
+    plant: (d) => void delete at(d, 'paths', '/api/v1/agents/{agent_id}', 'patch')['x-workspace-role'],
+  },
+  {
+    rule: 'agent-fleet/workspace-role',
+    when: 'an operation names a role WorkspaceRole does not declare',
+    plant: (d) => void (at(d, 'paths', '/agents/{agent_id}/tasks', 'post')['x-workspace-role'] = 'superuser'),
+  },
+  {
+    rule: 'agent-fleet/workspace-role',
+    when: "an operation that is not on a workspace's data names a role",
+    plant: (d) => void (at(d, 'paths', '/api/v1/me', 'get')['x-workspace-role'] = 'viewer'),
+  },
+  {
+    rule: 'agent-fleet/workspace-role',
+    when: 'an operation on one workspace item declares no 404 for a non-member',
+    plant: (d) => remove(at(d, 'paths', '/api/v1/workspaces/{workspace_id}/members', 'get', 'responses'), '404'),
+    also: ['agent-fleet/not-found-response'],
   },
   {
     rule: 'agent-fleet/collection-pagination',

@@ -20,7 +20,7 @@ const sparseKeys: Same<RequiredKeys<Schemas['AgentFieldset'] | Schemas['TaskFiel
 const itemUnion: Same<Schemas['AgentItem']['data'], Schemas['AgentResource'] | Schemas['AgentFieldset']> = true;
 const pageUnion: Same<Schemas['PostCollection']['data'][number], Schemas['PostResource'] | Schemas['PostFieldset']> = true;
 
-const AGENT_FIELDS = ['id', 'owner_id', 'name', 'type', 'status', 'created_at', 'updated_at', 'max_concurrency'];
+const AGENT_FIELDS = ['id', 'owner_id', 'workspace_id', 'name', 'type', 'status', 'created_at', 'updated_at', 'max_concurrency'];
 const TASK_FIELDS = ['id', 'agent_id', 'title', 'description', 'input', 'priority', 'status', 'result', 'error', 'created_at', 'updated_at', 'started_at', 'finished_at', 'attempts', 'max_attempts', 'available_at', 'progress', 'lease_id', 'last_error', 'usage', 'run_at', 'timeout_seconds', 'deadline_at', 'schedule_id'];
 const USER_FIELDS = ['id', 'name', 'email', 'age', 'role', 'created_at', 'updated_at'];
 const POST_FIELDS = ['id', 'user_id', 'title', 'body', 'created_at', 'updated_at'];

@@ -8,6 +8,8 @@ import { createLogger } from '../../src/logger';
 import { LogCapture, openTestDatabase, testConfig, TEST_API_KEY } from '../support/harness';
 
 const AGENT_ID = '0190a8f0-0000-7000-8000-000000000000';
+/** A workspace's id (the answers below are made up; none is stored). */
+const WORKSPACE_ID = '0190a8f0-0000-7000-8000-000000000001';
 
 /** The service with one handler of the operation table replaced: the same chain, validator and error handler. */
 async function appWith(handlers: Partial<OperationHandlers>) {
@@ -33,7 +35,7 @@ describe('response validation', () => {
   });
 
   it('when a handler answers a body api.yaml allows, then it passes untouched', async () => {
-    const agent = { id: AGENT_ID, owner_id: null, name: 'ok', type: 'type_a' as const, status: 'idle' as const, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', max_concurrency: null };
+    const agent = { id: AGENT_ID, owner_id: null, workspace_id: WORKSPACE_ID, name: 'ok', type: 'type_a' as const, status: 'idle' as const, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', max_concurrency: null };
     const app = await appWith({ getAgent: (_req, res) => void res.json(agent) });
     try {
       await app.http.get(`/agents/${agent.id}`).set('X-API-Key', TEST_API_KEY).expect(200, agent);
@@ -43,7 +45,7 @@ describe('response validation', () => {
   });
 
   it('when a handler answers timestamps that are not dates (one of them the same as a valid answer read before), then each answer is 500, every time, and a valid one still passes', async () => {
-    const valid = { id: AGENT_ID, owner_id: null, name: 'ok', type: 'type_a' as const, status: 'idle' as const, created_at: '2026-02-28T23:59:59.000Z', updated_at: '2026-02-28T23:59:59.000Z', max_concurrency: null };
+    const valid = { id: AGENT_ID, owner_id: null, workspace_id: WORKSPACE_ID, name: 'ok', type: 'type_a' as const, status: 'idle' as const, created_at: '2026-02-28T23:59:59.000Z', updated_at: '2026-02-28T23:59:59.000Z', max_concurrency: null };
     const answers = [valid, { ...valid, updated_at: '2026-02-30T00:00:00.000Z' }, { ...valid, created_at: '2026-02-28T24:00:00.000Z' }, { ...valid, created_at: '2026-13-01T00:00:00Z' }];
     let next = 0;
     const app = await appWith({ getAgent: (_req, res) => void res.json(answers[next++ % answers.length]) });

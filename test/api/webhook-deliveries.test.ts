@@ -8,7 +8,7 @@ import { loadApiDocument } from '../../src/contract/openapi';
 import type { Config } from '../../src/config/config';
 import { connectDatabase } from '../../src/data/database';
 import type { WebhookEngine } from '../../src/process/webhook-engine';
-import { describeEachDatabase, describeWithPostgres, startTestApp, type SignedInUser, type TestApp } from '../support/harness';
+import { describeEachDatabase, describeWithPostgres, startTestApp, TEST_API_KEY, type SignedInUser, type TestApp } from '../support/harness';
 import { listeningPort, serviceEnv, useServerProcesses } from '../support/server-process';
 import { eventually, insertEvent, startReceiver, startTestEngine, type Receiver } from '../support/webhooks';
 
@@ -235,14 +235,17 @@ describeEachDatabase(
       expect(written).toBeLessThan(50 * 1024 * 1024);
     });
 
-    it('when events happen, then each endpoint receives only those after its creation, of its types, about agents its owner may see', async () => {
+    it('when events happen, then each endpoint receives only those after its creation, of its types, of its workspace', async () => {
       const db = get().database.db;
       const stranger = await get().signUp();
       const admin = await get().signUp({ role: 'admin' });
       const before = await insertEvent(db, { type: 'agent.created', agent_id: randomUUID(), owner_id: owner.user.id });
       const mine = await create(owner, { url: receiver.url });
       const onlyFailures = await create(owner, { url: receiver.url, types: ['task.failed'] });
-      const everything = await create(admin, { url: receiver.url });
+      // A platform admin's endpoint is their personal workspace's, as anyone's: it does not receive every user's events.
+      const admins = await create(admin, { url: receiver.url });
+      // A service key's is the `service` workspace's: it receives the events of the agents created with the key.
+      const service = (await get().anonymous.post('/api/v1/webhooks').set('X-API-Key', TEST_API_KEY).send({ url: receiver.url }).expect(201)).body.data as { id: string };
       const theirs = await create(stranger, { url: receiver.url });
       const disabled = await create(owner, { url: receiver.url });
       await owner.http.patch(`/api/v1/webhooks/${disabled.id}`).send({ enabled: false }).expect(200);
@@ -250,10 +253,13 @@ describeEachDatabase(
       const ownAgent = await insertEvent(db, { type: 'agent.updated', agent_id: randomUUID(), owner_id: owner.user.id });
       const ownFailure = await insertEvent(db, { type: 'task.failed', agent_id: randomUUID(), owner_id: owner.user.id, task_id: randomUUID() });
       const strangers = await insertEvent(db, { type: 'task.created', agent_id: randomUUID(), owner_id: stranger.user.id, task_id: randomUUID() });
+      const adminsAgent = await insertEvent(db, { type: 'agent.updated', agent_id: randomUUID(), owner_id: admin.user.id });
       const serviceAgent = await insertEvent(db, { type: 'agent.created', agent_id: randomUUID(), owner_id: null });
 
       const ids = async (webhookId: string, user: SignedInUser) => (await deliveriesOf(user, webhookId)).map((delivery) => delivery.event_id).sort();
-      await deliverUntil(async () => expect(await ids(everything.id, admin)).toEqual([ownAgent, ownFailure, strangers, serviceAgent].sort()));
+      // The last event fanned out is the service agent's: every delivery is there by then.
+      await deliverUntil(async () => expect(await ids(service.id, admin)).toEqual([serviceAgent]));
+      expect(await ids(admins.id, admin)).toEqual([adminsAgent]);
       expect(await ids(mine.id, owner)).toEqual([ownAgent, ownFailure].sort());
       expect(await ids(onlyFailures.id, owner)).toEqual([ownFailure]);
       expect(await ids(theirs.id, stranger)).toEqual([strangers]);

@@ -8,6 +8,7 @@ const PUBLIC_URL = 'https://93.184.216.34/hooks/fleet';
 const WEBHOOK_SHAPE = {
   id: expect.any(String),
   owner_id: expect.any(String),
+  workspace_id: expect.any(String),
   url: PUBLIC_URL,
   types: null,
   description: null,
@@ -37,7 +38,7 @@ describeEachDatabase('webhook endpoints', (get) => {
       expect(res.headers['x-request-id']).toBe('webhook-create');
       expect(res.headers.location).toBe(`/api/v1/webhooks/${res.body.data.id}`);
       expect(res.body).toEqual({
-        data: { ...WEBHOOK_SHAPE, owner_id: owner.user.id, secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) },
+        data: { ...WEBHOOK_SHAPE, owner_id: owner.user.id, workspace_id: owner.user.id, secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) },
         meta: { timestamp: expect.any(String) },
       });
       expect(Buffer.from(res.body.data.secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
@@ -48,7 +49,7 @@ describeEachDatabase('webhook endpoints', (get) => {
       const read = await owner.http.get(`/api/v1/webhooks/${webhook.id}`).expect(200);
       expect(read.headers['cache-control']).toBe('private, no-cache');
       expect(read.body).toEqual({
-        data: { ...WEBHOOK_SHAPE, id: webhook.id, owner_id: owner.user.id, types: ['task.succeeded', 'task.failed'], description: 'CI notifier' },
+        data: { ...WEBHOOK_SHAPE, id: webhook.id, owner_id: owner.user.id, workspace_id: owner.user.id, types: ['task.succeeded', 'task.failed'], description: 'CI notifier' },
         meta: { timestamp: expect.any(String) },
       });
       const list = await owner.http.get('/api/v1/webhooks').expect(200);
@@ -109,7 +110,7 @@ describeEachDatabase('webhook endpoints', (get) => {
       const body = (await created.json()) as { data: Webhook };
       const read = await fetch(`${base}${created.headers.get('location')}`, { headers: { Authorization: `Bearer ${owner.token}` } });
       expect(read.status).toBe(200);
-      expect(((await read.json()) as { data: Webhook }).data).toEqual({ ...WEBHOOK_SHAPE, id: body.data.id, owner_id: owner.user.id, types: ['task.created'] });
+      expect(((await read.json()) as { data: Webhook }).data).toEqual({ ...WEBHOOK_SHAPE, id: body.data.id, owner_id: owner.user.id, workspace_id: owner.user.id, types: ['task.created'] });
     });
   });
 

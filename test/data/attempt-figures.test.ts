@@ -26,7 +26,8 @@ describeEachDatabase('attempt figures from settled buckets', (get) => {
     const owner = get().user.user.id;
     const agentId = randomUUID();
     const iso = (ms: number) => new Date(ms).toISOString();
-    await db('agents').insert({ id: agentId, owner_id: owner, name: 'figures', type: 'type_a', status: 'idle', created_at: iso(now - spanMs - MINUTE), updated_at: iso(now) });
+    // In its owner's personal workspace, whose id is the owner's.
+    await db('agents').insert({ id: agentId, owner_id: owner, workspace_id: owner, name: 'figures', type: 'type_a', status: 'idle', created_at: iso(now - spanMs - MINUTE), updated_at: iso(now) });
     const outcomes = ['succeeded', 'succeeded', 'succeeded', 'failed', 'expired', 'released', 'cancelled', null] as const;
     for (let i = 0; i < n; i++) {
       const leasedAt = now - 1_000 - next(spanMs);

@@ -5,6 +5,7 @@ import { databaseOutageOf } from '../../src/data/database-errors';
 import { newId, now } from '../../src/data/ids';
 import { createRowMapper } from '../../src/data/row-mapper';
 import { createStore, type Store } from '../../src/data/store';
+import type { WorkspaceReach } from '../../src/data/workspace-scope';
 import type { ListQuery } from '../../src/domain/collection';
 import type { Agent, Task, User } from '../../src/model';
 import { describeWithPostgres, openTestDatabase, reachableDatabaseKinds, type TestDatabase } from '../support/harness';
@@ -37,14 +38,17 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
   let db: Knex;
   let store: Store;
   let owner: User;
+  /** Where agents without an owner go. */
+  let serviceWorkspaceId: string;
   let agents: Agent[];
   let task: Task;
   let sessionId: string;
   const mapper = createRowMapper(kind);
 
+  /** An owned agent goes to its owner's personal workspace (whose id is the owner's), one without an owner to `service`. */
   const agentFor = (ownerId: string | null, name: string): Agent => {
     const timestamp = now();
-    return { id: newId(), owner_id: ownerId, name, type: 'type_b', status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
+    return { id: newId(), owner_id: ownerId, workspace_id: ownerId ?? serviceWorkspaceId, name, type: 'type_b', status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
   };
 
   beforeAll(async () => {
@@ -53,6 +57,7 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
     store = createStore(db);
     const timestamp = now();
     owner = await store.users.insert({ id: newId(), name: 'Owner', email: `owner-${newId()}@example.test`, age: 40, role: 'user', password_hash: null, created_at: timestamp, updated_at: timestamp });
+    serviceWorkspaceId = await store.workspaces.serviceId();
     agents = [];
     for (let i = 0; i < 24; i++) agents.push(await store.agents.insert(agentFor(i % 3 === 0 ? null : owner.id, `agent ${i}`)));
     task = {
@@ -105,31 +110,40 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
   });
 
   it.each([
-    ['any owner', undefined],
-    ['the owner', 'owner'],
+    ['any workspace', undefined],
+    ["a member of the owner's workspace", 'member'],
   ])('when one agent is read for %s, then the same statement runs and the same agent comes back, and one out of scope or missing reads as missing', async (_, scope) => {
-    const ownerId = scope === undefined ? undefined : owner.id;
+    const memberId = scope === undefined ? undefined : owner.id;
     for (const agent of agents) {
-      const builder = db('agents').select(Object.keys(agent)).where(ownerId === undefined ? {} : { owner_id: ownerId }).where({ id: agent.id }).first().limit(1, { skipBinding: true });
-      const expected = (await builder.clone()) as Row | undefined;
-      const sent = await sentQueries(db, async () => expect(await store.agents.find(agent.id, { ownerId })).toEqual(expected ? mapper.toAgent(expected) : undefined));
+      const builder = db('agents').select(Object.keys(agent).map((column) => `agents.${column}`));
+      if (memberId !== undefined) {
+        builder
+          .select({ member_role: 'workspace_members.role' })
+          .join('workspace_members', (on) => on.on('workspace_members.workspace_id', 'agents.workspace_id').andOnVal('workspace_members.user_id', memberId));
+      }
+      builder.where('agents.id', agent.id).first().limit(1, { skipBinding: true });
+      const expected = (await builder.clone()) as unknown as Row | undefined;
+      const sent = await sentQueries(db, async () =>
+        expect(await store.agents.reach(agent.id, { memberId })).toEqual(expected ? { item: mapper.toAgent(expected), role: memberId === undefined ? null : 'owner' } : undefined),
+      );
       expect(sent).toEqual([builder.toSQL().toNative()]);
     }
-    expect(await store.agents.find(newId(), { ownerId })).toBeUndefined();
-    expect(await store.agents.find('not-an-id', { ownerId })).toBeUndefined();
+    expect(await store.agents.reach(newId(), { memberId })).toBeUndefined();
+    expect(await store.agents.reach('not-an-id', { memberId })).toBeUndefined();
   });
 
   it('when an agent or a task is read with its lock inside a transaction, then the row comes back (locked where the database can)', async () => {
     const agent = agents[1] as Agent;
     const sent = await sentQueries(db, () =>
       store.transaction(async (tx) => {
-        expect(await tx.agents.find(agent.id, { lock: true, ownerId: owner.id })).toEqual(agent);
+        expect(await tx.agents.reach(agent.id, { lock: true, memberId: owner.id })).toEqual({ item: agent, role: 'owner' });
         expect(await tx.tasks.find(agent.id, task.id, { lock: true })).toEqual(task);
       }),
     );
     const reads = sent.filter((query) => /^select/i.test(query.sql));
     expect(reads).toHaveLength(2);
-    for (const query of reads) expect(query.sql.endsWith(' for update')).toBe(kind === 'pg');
+    // The agent's read joins the member's role: it locks the agent's row only (`of agents`).
+    for (const query of reads) expect(/ for update( of "agents")?$/.test(query.sql)).toBe(kind === 'pg');
   });
 
   it('when a task is read, then it comes back only under its own agent', async () => {
@@ -147,24 +161,30 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
 
   describe.each(PAGES)('when a page is listed: %s', (_, query) => {
     it.each([
-      ['every agent', undefined],
-      ["the owner's agents", 'owner'],
+      ['every agent', 'all'],
+      ["the agents of the owner's workspaces", 'member'],
+      ["the agents of the owner's personal workspace", 'workspace'],
     ])('for %s, then the rows, their order and hasMore are those of the general builder', async (__, scope) => {
-      const ownerId = scope === undefined ? undefined : owner.id;
-      const base = () => (ownerId === undefined ? db('agents') : db('agents').where({ owner_id: ownerId }));
+      const reach: WorkspaceReach = scope === 'member' ? { memberId: owner.id } : scope === 'workspace' ? { workspaceId: owner.id } : {};
+      const base = () =>
+        reach.memberId !== undefined
+          ? db('agents').whereIn('workspace_id', db('workspace_members').select('workspace_id').where('user_id', reach.memberId))
+          : reach.workspaceId !== undefined
+            ? db('agents').where({ workspace_id: reach.workspaceId })
+            : db('agents');
       let expected: Awaited<ReturnType<typeof runListQuery>> | undefined;
       const built = await sentQueries(db, async () => {
         expected = await runListQuery(base(), query, {});
       });
       let actual: Awaited<ReturnType<Store['agents']['list']>> | undefined;
       const compiled = await sentQueries(db, async () => {
-        actual = await store.agents.list(query, ownerId);
+        actual = await store.agents.list(query, reach);
       });
       expect(actual).toEqual({ ...expected, items: expected?.items.map(mapper.toAgent) });
       // The compiled page names its columns where the builder reads `*`, and binds the `offset 0` the builder leaves out.
-      const shape = (sent: { sql: string }) => sent.sql.replace(/^select .* from /, 'select * from ').replace(/ offset (\?|\$\d+)$/, '');
+      const shape = (sent: { sql: string }) => sent.sql.replace(/^select .*? from /, 'select * from ').replace(/ offset (\?|\$\d+)$/, '');
       expect(compiled.map(shape)).toEqual(built.map(shape));
-      expect(compiled[0]?.sql.replace(/[`"]/g, '')).toMatch(/^select id, owner_id, name, type, status, created_at, updated_at, max_concurrency from /);
+      expect(compiled[0]?.sql.replace(/[`"]/g, '')).toMatch(/^select id, owner_id, workspace_id, name, type, status, created_at, updated_at, max_concurrency from /);
     });
   });
 
@@ -174,8 +194,8 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
       let after: string | undefined;
       let pages = 0;
       do {
-        const expected = await runListQuery(db('agents').where({ owner_id: owner.id }), pageAfter(after), {});
-        const actual = await store.agents.list(pageAfter(after), owner.id);
+        const expected = await runListQuery(db('agents').whereIn('workspace_id', db('workspace_members').select('workspace_id').where('user_id', owner.id)), pageAfter(after), {});
+        const actual = await store.agents.list(pageAfter(after), { memberId: owner.id });
         expect(actual).toEqual({ ...expected, items: expected.items.map(mapper.toAgent) });
         after = actual.hasMore ? actual.items.at(-1)?.id : undefined;
         pages += 1;
@@ -187,12 +207,12 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
   it('when a cursor is not an id, then the page is refused as the general builder refuses it', async () => {
     const query: ListQuery = { filters: [], sort: { field: 'created_at', descending: true }, window: { kind: 'cursor', after: 'nope', limit: 5 } };
     const expected = await runListQuery(db('agents'), query, {}).catch((error: unknown) => error);
-    await expect(store.agents.list(query)).rejects.toEqual(expected);
+    await expect(store.agents.list(query, {})).rejects.toEqual(expected);
   });
 
   it('when a list has filters or sorts by another column, then the general builder answers it', async () => {
     const query: ListQuery = { filters: [{ field: 'status', op: 'eq', value: 'idle' }], sort: { field: 'name', descending: false }, window: { kind: 'offset', skip: 0, limit: 3 } };
-    const sent = await sentQueries(db, () => store.agents.list(query));
+    const sent = await sentQueries(db, () => store.agents.list(query, {}));
     expect(sent.map((sentQuery) => sentQuery.sql)).toEqual([db('agents').where('status', '=', 'idle').orderBy([{ column: 'name', order: 'asc' }, { column: 'id', order: 'asc' }]).limit(3).toSQL().toNative().sql]);
   });
 
@@ -224,7 +244,7 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
     try {
       await store.agents.find((agents[0] as Agent).id);
       await store.agents.find((agents[1] as Agent).id);
-      await store.agents.find((agents[1] as Agent).id, { ownerId: owner.id });
+      await store.agents.reach((agents[1] as Agent).id, { memberId: owner.id });
     } finally {
       db.off('query', listener);
     }
@@ -254,18 +274,17 @@ describe.each(reachableDatabaseKinds())('queries compiled once [%s]', (kind) => 
   it('when a migration adds a column to a table the compiled queries read, then they keep working and read what they read before', async () => {
     const agent = agents[2] as Agent;
     const page: ListQuery = { filters: [], sort: { field: 'created_at', descending: false }, window: { kind: 'offset', skip: 0, limit: 100 } };
-    const before = await store.agents.list(page);
+    const before = await store.agents.list(page, {});
     expect(await store.agents.find(agent.id)).toEqual(agent);
     await db.schema.alterTable('agents', (table) => {
       table.text('nickname');
     });
     try {
       expect(await store.agents.find(agent.id)).toEqual(agent);
-      expect(await store.agents.list(page)).toEqual(before);
+      expect(await store.agents.list(page, {})).toEqual(before);
     } finally {
-      await db.schema.alterTable('agents', (table) => {
-        table.dropColumn('nickname');
-      });
+      // Not knex's dropColumn: on SQLite it rebuilds the table, which the trigger of migration 016 (workspaces_cascade) refuses.
+      await db.raw('alter table agents drop column nickname');
     }
     expect(await store.agents.find(agent.id)).toEqual(agent);
   });
@@ -301,7 +320,7 @@ describeWithPostgres('named prepared statements when a column changes its type [
   it('when a column a prepared statement reads changes its type, then the connections whose statement fails are replaced and the query works again', async () => {
     const store = createStore(database.db);
     const timestamp = now();
-    const agent: Agent = { id: newId(), owner_id: null, name: 'typed', type: 'type_c', status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
+    const agent: Agent = { id: newId(), owner_id: null, workspace_id: await store.workspaces.serviceId(), name: 'typed', type: 'type_c', status: 'idle', created_at: timestamp, updated_at: timestamp, max_concurrency: null };
     await store.agents.insert(agent);
     // Prepared on both connections of the pool.
     await Promise.all([store.agents.find(agent.id), store.agents.find(agent.id)]);

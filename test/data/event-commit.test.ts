@@ -10,6 +10,7 @@ const eventOf = (agentId: string, data: Record<string, unknown>): NewEvent => ({
   occurred_at: now(),
   agent_id: agentId,
   owner_id: null,
+  workspace_id: null,
   task_id: null,
   data,
 });

@@ -1,5 +1,6 @@
 import knex, { type Knex } from 'knex';
 import { newId, now } from '../../src/data/ids';
+import { createStore } from '../../src/data/store';
 import { openTestDatabase, reachableDatabaseKinds, type TestDatabase } from '../support/harness';
 
 /**
@@ -10,10 +11,13 @@ import { openTestDatabase, reachableDatabaseKinds, type TestDatabase } from '../
 describe.each(reachableDatabaseKinds())('knex instances [%s]', (kind) => {
   let database: TestDatabase;
   let db: Knex;
+  /** Where an agent without an owner belongs. */
+  let serviceWorkspaceId: string;
 
   beforeAll(async () => {
     database = await openTestDatabase(kind);
     db = database.db;
+    serviceWorkspaceId = await createStore(db).workspaces.serviceId();
   });
   afterAll(() => database.close());
 
@@ -28,7 +32,7 @@ describe.each(reachableDatabaseKinds())('knex instances [%s]', (kind) => {
         // The patched instance: its own properties are its context, client state and listeners, not the ~150 shared ones.
         expect(Object.keys(trx).length).toBeLessThan(20);
         expect(Object.getPrototypeOf(trx)).toBe(Object.getPrototypeOf(db));
-        await trx('agents').insert({ id, owner_id: null, name: 'in a transaction', type: 'type_a', status: 'idle', created_at: timestamp, updated_at: timestamp });
+        await trx('agents').insert({ id, owner_id: null, workspace_id: serviceWorkspaceId, name: 'in a transaction', type: 'type_a', status: 'idle', created_at: timestamp, updated_at: timestamp });
         expect(await trx('agents').where({ id }).first('name')).toEqual({ name: 'in a transaction' });
         expect(trx.isTransaction).toBe(true);
         expect(trx.client).not.toBe(db.client);
@@ -45,7 +49,7 @@ describe.each(reachableDatabaseKinds())('knex instances [%s]', (kind) => {
     const timestamp = now();
     await expect(
       db.transaction(async (trx) => {
-        await trx('agents').insert({ id, owner_id: null, name: 'rolled back', type: 'type_a', status: 'idle', created_at: timestamp, updated_at: timestamp });
+        await trx('agents').insert({ id, owner_id: null, workspace_id: serviceWorkspaceId, name: 'rolled back', type: 'type_a', status: 'idle', created_at: timestamp, updated_at: timestamp });
         throw new Error('refused');
       }),
     ).rejects.toThrow('refused');

@@ -23,7 +23,7 @@ describe.each(reachableDatabaseKinds())('the webhook fan-out [%s]', (kind) => {
 
     const at = now();
     const webhookId = newId();
-    await store.webhooks.insert({ id: webhookId, owner_id: null, url: 'http://127.0.0.1:9/hook', types: null, description: null, enabled: true, created_at: at, updated_at: at, secret_sealed: 'sealed', after_event_id: await store.webhooks.newestEventId() });
+    await store.webhooks.insert({ id: webhookId, owner_id: null, workspace_id: await store.workspaces.serviceId(), url: 'http://127.0.0.1:9/hook', types: null, description: null, enabled: true, created_at: at, updated_at: at, secret_sealed: 'sealed', after_event_id: await store.webhooks.newestEventId() });
     const later = await insertEvent(db, { type: 'agent.updated', agent_id: randomUUID(), owner_id: null });
     expect(await fanOutEvents(store)).toBe(1);
     expect((await db('webhook_deliveries').select('webhook_id', 'event_id')).map((row) => [row.webhook_id, String(row.event_id)])).toEqual([[webhookId, later]]);

@@ -113,7 +113,7 @@ describe('the benchmark compares like with like', () => {
     ]);
 
     const expected = await exercise(servicePort);
-    expect(shapeOf(expected.post)).toEqual({ status: 201, location: '/agents/{id}', keys: ['id', 'owner_id', 'name', 'type', 'status', 'created_at', 'updated_at', 'max_concurrency'], isArray: false });
+    expect(shapeOf(expected.post)).toEqual({ status: 201, location: '/agents/{id}', keys: ['id', 'owner_id', 'workspace_id', 'name', 'type', 'status', 'created_at', 'updated_at', 'max_concurrency'], isArray: false });
     for (const app of apps) {
       const answers = await exercise(app.port);
       for (const route of ['post', 'getOne', 'list'] as const) {

@@ -11,7 +11,7 @@ import { createLogger, type Logger } from '../../src/logger';
 import { startWebhookEngine, type WebhookEngine } from '../../src/process/webhook-engine';
 import { createWebhookSender } from '../../src/process/webhook-sender';
 import { describeEachDatabase, metricValue, testConfig } from '../support/harness';
-import { eventually, insertEvent, startReceiver, type Receiver } from '../support/webhooks';
+import { eventually, insertEvent, serviceWorkspaceId, startReceiver, type Receiver } from '../support/webhooks';
 import { parseSamples, type Sample } from '../support/prometheus';
 
 
@@ -110,7 +110,7 @@ describeEachDatabase(
 
     it('when a transaction that recorded a task event rolls back, then nothing is counted; once one commits, it is', async () => {
       const store = createStore(get().database.db);
-      const agent = { id: randomUUID(), owner_id: null };
+      const agent = { id: randomUUID(), owner_id: null, workspace_id: await store.workspaces.serviceId() };
       const outcomes = () => metricValue(get().metrics, 'fleet_task_outcomes_total', { outcome: 'succeeded' });
       const counted = await outcomes();
       await expect(
@@ -169,7 +169,8 @@ describeEachDatabase(
     it(`when ${FLEET_SIZE.toLocaleString('en')} agents each have a queued task, then the queue gauges keep ${LIMIT} + 1 series each, summing to the whole queue, and the scrape answers 200`, async () => {
       const db = get().database.db;
       const at = new Date().toISOString();
-      const agents = Array.from({ length: FLEET_SIZE }, (_, i) => ({ id: randomUUID(), owner_id: null, name: `fleet ${i}`, type: 'type_a', status: 'idle', created_at: at, updated_at: at }));
+      const workspaceId = await serviceWorkspaceId(db);
+      const agents = Array.from({ length: FLEET_SIZE }, (_, i) => ({ id: randomUUID(), owner_id: null, workspace_id: workspaceId, name: `fleet ${i}`, type: 'type_a', status: 'idle', created_at: at, updated_at: at }));
       const tasks = agents.map((agent) => ({ id: randomUUID(), agent_id: agent.id, title: 'queued', priority: 0, status: 'queued', created_at: at, updated_at: at, available_at: at }));
       await db.transaction(async (trx) => {
         for (let start = 0; start < FLEET_SIZE; start += BATCH) await trx('agents').insert(agents.slice(start, start + BATCH));
@@ -240,7 +241,7 @@ describe('the fleet metrics\' parts', () => {
 
   it('when a requeue or a failure says its lease expired (by reason or by error), then it is one expiry; a release is no retry', async () => {
     const metrics = createMetrics();
-    const event = (type: NewEvent['type'], data: Record<string, unknown>): NewEvent => ({ type, occurred_at: new Date().toISOString(), agent_id: randomUUID(), owner_id: null, task_id: randomUUID(), data });
+    const event = (type: NewEvent['type'], data: Record<string, unknown>): NewEvent => ({ type, occurred_at: new Date().toISOString(), agent_id: randomUUID(), owner_id: null, workspace_id: null, task_id: randomUUID(), data });
     const value = (name: string, labels: Record<string, string> = {}) => metricValue(metrics, name, labels);
     observeTaskEvent(metrics, event('task.requeued', { status: 'queued', previous_status: 'running', reason: 'expired', error: 'lease expired' }));
     observeTaskEvent(metrics, event('task.requeued', { status: 'queued', previous_status: 'running', error: 'lease expired' }));

@@ -13,16 +13,38 @@ export interface EventRow {
   type: string;
   agent_id: string;
   owner_id: string | null;
+  /**
+   * The workspace of the event's agent, whose webhooks receive it. By default that of an agent
+   * created by `owner_id`, or with no owner: the owner's personal workspace (its id is the
+   * owner's), else `service` (as migration 016 filled it in for the events before it).
+   */
+  workspace_id?: string | null;
   task_id?: string | null;
   data?: unknown;
 }
 
 /** Writes an event row as the service's changes do, and answers its id (the `events` table is all webhooks depend on). */
 export async function insertEvent(db: Knex, event: EventRow): Promise<string> {
+  const workspaceId = event.workspace_id !== undefined ? event.workspace_id : (event.owner_id ?? (await serviceWorkspaceId(db)));
   const [row] = await db('events')
-    .insert({ type: event.type, occurred_at: new Date().toISOString(), agent_id: event.agent_id, owner_id: event.owner_id, task_id: event.task_id ?? null, data: JSON.stringify(event.data ?? {}) })
+    .insert({
+      type: event.type,
+      occurred_at: new Date().toISOString(),
+      agent_id: event.agent_id,
+      owner_id: event.owner_id,
+      workspace_id: workspaceId,
+      task_id: event.task_id ?? null,
+      data: JSON.stringify(event.data ?? {}),
+    })
     .returning('id');
   return String(typeof row === 'object' ? (row as { id: unknown }).id : row);
+}
+
+/** The id of the `service` workspace, where agents and webhooks without an owner go. */
+export async function serviceWorkspaceId(db: Knex): Promise<string> {
+  const row = (await db('workspaces').select('id').where({ kind: 'service' }).first()) as { id: unknown } | undefined;
+  if (!row) throw new Error('the service workspace is missing: the migrations have not run');
+  return String(row.id);
 }
 
 export interface Received {

@@ -14,6 +14,7 @@ import * as statsFigures from './012-stats-figures';
 import * as lighterWrites from './013-lighter-writes';
 import * as steering from './014-steering';
 import * as deferredTasks from './015-deferred-tasks';
+import * as workspaces from './016-workspaces';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -34,6 +35,7 @@ const migrations: Array<[string, Migration]> = [
   ['013-lighter-writes', lighterWrites],
   ['014-steering', steering],
   ['015-deferred-tasks', deferredTasks],
+  ['016-workspaces', workspaces],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -27,13 +27,14 @@ export function v1AgentHandlers(store: Store, limits: ServiceLimits, pathTo: Pat
 
   const listAgents: Handler<'listAgentsV1'> = async (req, res) => {
     const { fields, include } = req.query;
-    const page = await agents.listAgents(store, principalOf(req), toListQuery(req.query, 'cursor', '-created_at'));
+    const page = await agents.listAgents(store, principalOf(req), toListQuery(req.query, 'cursor', '-created_at'), req.query.workspace_id);
     const data = (await withIncluded(page.items, include)).map((agent) => pickFields(agent, fields, include));
     const body = { data, meta: cursorMeta(page) };
     sendPage(res, body, page.items, { embeds: include });
   };
   const createAgent: Handler<'createAgentV1'> = async (req, res) => {
-    const agent = await agents.createAgent(store, principalOf(req), req.body, limits.quotas);
+    const { workspace_id: workspaceId, ...input } = req.body;
+    const agent = await agents.createAgent(store, principalOf(req), input, limits.quotas, workspaceId);
     tagWrite(res, agent).status(201).location(pathTo('getAgentV1', { agent_id: agent.id })).json(envelope(agent));
   };
   const getAgent: Handler<'getAgentV1'> = async (req, res) => {

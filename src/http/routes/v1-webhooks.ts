@@ -21,7 +21,7 @@ export function v1WebhookHandlers(
   deliveriesDue: () => void,
 ): Pick<OperationHandlers, 'listWebhooks' | 'createWebhook' | 'getWebhook' | 'updateWebhook' | 'deleteWebhook' | 'listWebhookDeliveries' | 'retryWebhookDelivery'> {
   const listWebhooks: Handler<'listWebhooks'> = async (req, res) => {
-    const page = await webhooks.listWebhooks(store, principalOf(req), toListQuery(req.query, 'cursor', '-created_at'));
+    const page = await webhooks.listWebhooks(store, principalOf(req), toListQuery(req.query, 'cursor', '-created_at'), req.query.workspace_id);
     res.set(READ_CACHING).json({ data: page.items, meta: cursorMeta(page) });
   };
   const createWebhook: Handler<'createWebhook'> = async (req, res) => {

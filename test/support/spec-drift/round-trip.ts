@@ -73,7 +73,9 @@ export async function walkRoundTrips(contract: Contract, target: WalkTarget, opt
 
   const createCase = async ({ write, property, schema, writeOnly }: RoundTripCase, result: RoundTripResult) => {
     const { path, session } = await client.resolve(write.operation.template, { ...target.principal });
-    const values = sequenceOf(samplesOf(property, schema), schema, undefined, 'create');
+    // A reference to another resource (a workspace's id) is sent as one that exists: a new one the caller made.
+    const samples = client.referenceTemplate(property) ? [await client.reference(property, session)] : samplesOf(property, schema);
+    const values = sequenceOf(samples, schema, undefined, 'create');
     if (values.length === 0) fail(`no valid value other than the default ${show(schema.default)}`);
     for (const value of values) {
       result.values.push(value);
@@ -118,7 +120,8 @@ export async function walkRoundTrips(contract: Contract, target: WalkTarget, opt
       await client.expectSignIn(stored, attempt, 200, 'after an accepted change');
       return;
     }
-    const values = sequenceOf(samplesOf(property, schema), schema, writeOnly ? undefined : stored[property], 'replace');
+    const samples = client.referenceTemplate(property) ? [await client.reference(property, session)] : samplesOf(property, schema);
+    const values = sequenceOf(samples, schema, writeOnly ? undefined : stored[property], 'replace');
     if (values.length === 0) fail(`no valid value other than ${show(stored[property])}`);
     for (const value of values) {
       result.values.push(value);

@@ -278,6 +278,34 @@ export class SpecClient {
   }
 
   /**
+   * The collection a body property names an item of, when it does: a property that shares its name
+   * with a path parameter (`workspace_id`, `{workspace_id}`) names what that parameter names, an
+   * item of the collection before it, made by that collection's create operation. Such a value
+   * must name a resource that exists and that the caller may use: a sample of its format will not do.
+   */
+  referenceTemplate(property: string): string | undefined {
+    const parameter = `/{${property}}`;
+    for (const operation of this.contract.operations) {
+      const at = operation.template.indexOf(parameter);
+      if (at < 0) continue;
+      const collectionTemplate = operation.template.slice(0, at);
+      if (this.writes.some((write) => write.kind === 'create' && write.operation.template === collectionTemplate)) return `${collectionTemplate}${parameter}`;
+    }
+    return undefined;
+  }
+
+  /**
+   * A new resource of the collection a body property names an item of (see referenceTemplate),
+   * made as `session`, who can therefore use it: its id, the value to send.
+   */
+  async reference(property: string, session: Session): Promise<string> {
+    const template = this.referenceTemplate(property) ?? fail(`${property} names no collection's item`);
+    const made = await this.resolve(template, session);
+    if (made.session !== session) fail(`${property}: the ${template} made for it belongs to another principal`);
+    return made.id ?? fail(`${property}: ${template} made no resource`);
+  }
+
+  /**
    * The template made real: each `{param}` is a new resource of the collection before it, made by
    * that collection's create operation (the last one is the resource itself). A parameter no
    * create operation makes gets a sample of its schema, when `parameters` give one.
