@@ -806,9 +806,13 @@ export interface paths {
         };
         /**
          * The fleet's events, as pages or as a live stream
-         * @description Every change of an agent or a task, oldest first: the caller's agents' events for a user,
-         *     every agent's for an admin or a service key, its own agent's for an agent key (another
-         *     `agent_id` answers 404; without one, it reads its own). Event ids increase; `after` (or
+         * @description Every change of an agent or a task, and of a workspace's members, invitations, keys,
+         *     webhooks and name (the audit trail), oldest first, each naming its `actor` and
+         *     `workspace_id`. A user reads the events of the workspaces they are a member of (of one with
+         *     `workspace_id`): all of them where they are an admin or an owner, the agent and task events
+         *     (`agent.*`, `task.*`) where they are a viewer or an operator. An admin or a service key
+         *     reads every event; an agent key its own agent's agent and task events (another `agent_id`
+         *     answers 404; without one, it reads its own). Event ids increase; `after` (or
          *     the `Last-Event-ID` header) resumes after one: every later event, in order, none twice. Events are kept for
          *     `EVENT_RETENTION_HOURS` (168 by default): resuming after an id older than that answers 410
          *     `EVENTS_EXPIRED`, and the reader starts again from a fresh page.
@@ -822,7 +826,8 @@ export interface paths {
          *     behind (its bounded buffer fills) is closed, as every stream is when the instance shuts
          *     down: reconnect with `Last-Event-ID`. A stream whose credential stops working (the session
          *     ends, the token expires, the key is revoked) is closed at its next keep-alive, and
-         *     reconnecting is refused (401 or 403). Each principal may hold `EVENT_STREAMS_PER_PRINCIPAL`
+         *     reconnecting is refused (401 or 403); so is the stream of a user whose workspaces or roles
+         *     changed (removed, demoted, added): reconnecting reads with the new ones. Each principal may hold `EVENT_STREAMS_PER_PRINCIPAL`
          *     streams open on one instance (429 beyond).
          */
         get: operations["listEvents"];
@@ -3230,18 +3235,41 @@ export interface components {
          *     `task.updated` (its fields, or a status its owner set), `task.leased` (a worker claimed
          *     it), `task.progress` (its worker reported progress), `task.succeeded`, `task.failed`,
          *     `task.cancelled`, `task.requeued` (queued again: released, retried, or its lease
-         *     expired) and `task.deleted`.
+         *     expired) and `task.deleted`. A workspace's audit trail: `workspace.updated` (renamed),
+         *     `member.added`, `member.role_changed`, `member.removed` (removed, or left),
+         *     `invitation.created`, `invitation.accepted`, `invitation.revoked`, `agent_key.created`,
+         *     `agent_key.revoked`, `webhook.created`, `webhook.updated` and `webhook.deleted`; these
+         *     name no secret, token or digest.
          * @enum {string}
          */
-        EventType: "agent.created" | "agent.updated" | "agent.deleted" | "task.created" | "task.updated" | "task.leased" | "task.progress" | "task.succeeded" | "task.failed" | "task.cancelled" | "task.requeued" | "task.deleted";
+        EventType: "agent.created" | "agent.updated" | "agent.deleted" | "task.created" | "task.updated" | "task.leased" | "task.progress" | "task.succeeded" | "task.failed" | "task.cancelled" | "task.requeued" | "task.deleted" | "workspace.updated" | "member.added" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "agent_key.created" | "agent_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted";
+        /** @description Who made a change: a user (their id), an agent key (its id) or a configured service key (its position in `API_KEYS`, from 1). */
+        EventActorEntity: {
+            /**
+             * @description What kind of credential made the change.
+             * @enum {string}
+             */
+            type?: "user" | "agent_key" | "service_key";
+            id?: components["schemas"]["ActorId"];
+        };
+        /** @description The user's or the agent key's id, or the service key's position. */
+        ActorId: string;
+        /** @description Who made a change (see `EventActorEntity`). */
+        EventActor: {
+            id: components["schemas"]["ActorId"];
+        } & WithRequired<components["schemas"]["EventActorEntity"], "type" | "id">;
         /** @description The event, the one definition of each of its fields; `Event` composes it. */
         EventEntity: {
             id?: components["schemas"]["EventId"];
             type?: components["schemas"]["EventType"];
             /** @description When the change was made. */
             occurred_at?: components["schemas"]["Timestamp"];
-            /** @description The agent that changed, or whose task changed. */
-            agent_id?: components["schemas"]["Id"];
+            /** @description The agent that changed, or whose task or key changed; null for a workspace's own changes (members, invitations, webhooks, its name). */
+            agent_id?: components["schemas"]["NullableId"];
+            /** @description The workspace the change happened in (for an agent's, the one it was in then). */
+            workspace_id?: components["schemas"]["Id"];
+            /** @description Who made the change; null when the service made it itself (a lease that expired, a schedule that fired) and for events recorded before actors were. */
+            actor?: components["schemas"]["EventActor"] | null;
             /** @description The task that changed; null for an agent's events. */
             task_id?: components["schemas"]["NullableId"];
             /**
@@ -3257,12 +3285,17 @@ export interface components {
             };
         };
         /**
-         * @description One change of an agent or a task, recorded in the same transaction as the change.
+         * @description One change of an agent, a task or a workspace (its audit trail), recorded in the same transaction as the change.
          * @example {
          *       "id": "42",
          *       "type": "task.succeeded",
          *       "occurred_at": "2026-01-01T12:00:00.000Z",
          *       "agent_id": "0190b5a2-1c1e-7b3e-9a55-2f1d3c4b5a69",
+         *       "workspace_id": "0190b5a2-0a0b-7c0d-8e0f-102132435465",
+         *       "actor": {
+         *         "type": "agent_key",
+         *         "id": "0190b5a2-2b2c-7d3e-8f40-516273849506"
+         *       },
          *       "task_id": "0190b5a2-3d4e-7f10-8a21-6c5b4a392817",
          *       "data": {
          *         "status": "succeeded",
@@ -3278,7 +3311,7 @@ export interface components {
          */
         Event: {
             id: components["schemas"]["EventId"];
-        } & WithRequired<components["schemas"]["EventEntity"], "id" | "type" | "occurred_at" | "agent_id" | "task_id" | "data">;
+        } & WithRequired<components["schemas"]["EventEntity"], "id" | "type" | "occurred_at" | "agent_id" | "workspace_id" | "actor" | "task_id" | "data">;
         EventCollection: {
             /** @description The events of this page, oldest first. */
             data: components["schemas"]["Event"][];
@@ -7616,6 +7649,8 @@ export interface operations {
             query?: {
                 /** @description Only this agent's events. An agent the caller cannot see answers 404. */
                 agent_id?: string;
+                /** @description Only this workspace's; a workspace the caller is not a member of answers 404. */
+                workspace_id?: components["parameters"]["WorkspaceIdQuery"];
                 /** @description Only events of these types, comma-separated (`task.succeeded,task.failed`). */
                 types?: components["schemas"]["EventType"][];
                 /** @description Only events after this id (the last id seen, or `meta.nextCursor`). Absent, a page starts at the oldest event kept and a stream with the events committed from then on (`after=0` replays every kept event first). */

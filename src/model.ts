@@ -62,3 +62,4 @@ export type WorkspaceMember = Schemas['WorkspaceMember'];
 export type Invitation = Schemas['Invitation'];
 export type InvitationCreated = Schemas['InvitationCreated'];
 export type WorkspaceCreate = Schemas['WorkspaceCreate'];
+export type EventActor = Schemas['EventActor'];

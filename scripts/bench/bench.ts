@@ -25,7 +25,9 @@
  *                                          `console` (scripts/bench/console-render.ts: the first render of 500 tasks in Chromium),
  *                                          and `steering` (scripts/bench/steering.ts: the lease loop with a max_concurrency
  *                                          cap and with 10,000 tasks waiting for their run_at, against the commit before
- *                                          them, and how late 1,000 schedules fire)
+ *                                          them, and how late 1,000 schedules fire), and `workspaces` (scripts/bench/workspaces.ts:
+ *                                          a person's reads of one agent and of 100 through their membership, against the
+ *                                          commit before workspaces; --workspaces-baseline=<rev>, --workspaces-agents=100)
  *   --work-configs=sqlite,sqlite-2w,pg,pg-2w   BENCH_WORK_CONFIGS   databases and process counts of the work loop
  *   --workers=16 --agents=1 --producers=8 --backlog=200   the work loop's load (BENCH_WORKERS ...)
  *   --pg-url=postgres://postgres@127.0.0.1:5432/test      BENCH_PG_URL: where the work loop creates its databases
@@ -69,6 +71,7 @@ import { ATTEMPTS_VARIANTS, renderAttempts, runAttemptsSuite, type AttemptsOptio
 import { renderSteering, runSteeringSuite, STEERING_VARIANTS, type SteeringOptions } from './steering';
 import { renderPlans, renderStats, runStatsSuite, type StatsOptions } from './stats';
 import { measureConsoleRender, renderConsoleRender } from './console-render';
+import { renderWorkspaces, runWorkspacesSuite, type WorkspacesOptions } from './workspaces';
 import { renderWorkLoop, runWorkLoop, WORK_LOOP_CONFIGS, type WorkLoopConfig, type WorkLoopOptions, type WorkLoopResult } from './work-loop';
 
 interface Options {
@@ -79,8 +82,9 @@ interface Options {
   rounds: number;
   apps: AppName[];
   keep: boolean;
-  suites: Array<'http' | 'work' | 'events' | 'attempts' | 'steering' | 'stats' | 'console'>;
+  suites: Array<'http' | 'work' | 'events' | 'attempts' | 'steering' | 'stats' | 'console' | 'workspaces'>;
   work: WorkLoopOptions;
+  workspaces: WorkspacesOptions;
   events: EventsOptions;
   attempts: AttemptsOptions;
   steering: SteeringOptions;
@@ -113,9 +117,20 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', 3)),
     apps: [...new Set(listed as AppName[])],
     keep: argv.includes('--keep') || env.BENCH_KEEP === '1',
-    suites: listOf(flag('suites') ?? env.BENCH_SUITES, ['http', 'work', 'events', 'attempts', 'steering', 'stats', 'console'] as const, ['http', 'work']),
+    suites: listOf(flag('suites') ?? env.BENCH_SUITES, ['http', 'work', 'events', 'attempts', 'steering', 'stats', 'console', 'workspaces'] as const, ['http', 'work']),
     current: flag('current') ?? env.BENCH_CURRENT,
     work,
+    workspaces: {
+      baseline: flag('workspaces-baseline') ?? env.BENCH_WORKSPACES_BASELINE,
+      current: flag('current') ?? env.BENCH_CURRENT,
+      rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', 5)),
+      durationS: numberOf('duration', 'BENCH_DURATION', 10),
+      warmupS: numberOf('warmup', 'BENCH_WARMUP', 2, 0),
+      connections: Math.round(numberOf('connections', 'BENCH_CONNECTIONS', 50)),
+      agents: Math.round(numberOf('workspaces-agents', 'BENCH_WORKSPACES_AGENTS', 100)),
+      quietCores: numberOf('quiet-cores', 'BENCH_QUIET_CORES', 0.3, 0),
+      quietWaitS: numberOf('quiet-wait', 'BENCH_QUIET_WAIT', 300, 0),
+    },
     events: {
       baseline: flag('baseline') ?? env.BENCH_BASELINE,
       rounds: Math.round(numberOf('rounds', 'BENCH_ROUNDS', 3)),
@@ -243,6 +258,21 @@ async function main(): Promise<void> {
   if (options.suites.includes('steering')) await runSteeringBench(options, benchDir);
   if (options.suites.includes('stats')) await runStatsBench(options, benchDir);
   if (options.suites.includes('console')) await runConsoleBench(options, benchDir);
+  if (options.suites.includes('workspaces')) await runWorkspacesBench(options, benchDir);
+}
+
+/** What reading through a workspace's membership costs a person's reads (scripts/bench/workspaces.ts). */
+async function runWorkspacesBench(options: Options, benchDir: string): Promise<void> {
+  // A revision to measure is built apart; the checkout is built unless a suite before did.
+  if (!options.current && !['http', 'work', 'events', 'attempts', 'steering', 'stats', 'console'].some((suite) => options.suites.includes(suite as Options['suites'][number]))) buildService();
+  const loadBefore = loadAverage();
+  const { report, failed } = await runWorkspacesSuite(options.workspaces, benchDir);
+  const markdown = `${renderWorkspaces(report, options.workspaces)}\nMachine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), shared with the load generator. Load average (1/5/15 min): before ${loadBefore}; after ${loadAverage()}.\n`;
+  console.log(`\n${markdown}`);
+  writeFileSync(path.join(benchDir, 'workspaces.md'), markdown);
+  writeFileSync(path.join(benchDir, 'workspaces.json'), `${JSON.stringify({ options: options.workspaces, ...report }, null, 2)}\n`);
+  console.log('bench: wrote .bench/workspaces.md and workspaces.json');
+  if (failed) process.exitCode = 1;
 }
 
 /** The console's first render of a busy agent's task table in Chromium (scripts/bench/console-render.ts). */

@@ -17,7 +17,8 @@ export interface AgentKeysRepository {
   findByDigest(secretDigest: string): Promise<AgentKey | undefined>;
   list(agentId: string, query: ListQuery): Promise<ListResult<AgentKey>>;
   /** Sets `revoked_at` unless it is set already (the first revocation's time stays). */
-  revoke(agentId: string, keyId: string, at: string): Promise<void>;
+  /** Revokes a key not yet revoked: false when it was (or there is none). */
+  revoke(agentId: string, keyId: string, at: string): Promise<boolean>;
   /** Writes `last_used_at = at` only where it is null or before `staleBefore`: of instances racing, one writes. */
   touch(keyId: string, at: string, staleBefore: string): Promise<void>;
 }
@@ -78,8 +79,8 @@ export function createAgentKeysRepository(db: Executor, mapper: RowMapper, queri
       return { ...result, items: result.items.map(mapper.toAgentKey) };
     },
     async revoke(agentId, keyId, at) {
-      if (!isId(agentId) || !isId(keyId)) return;
-      await db('agent_keys').where({ id: keyId, agent_id: agentId }).whereNull('revoked_at').update({ revoked_at: at });
+      if (!isId(agentId) || !isId(keyId)) return false;
+      return (await db('agent_keys').where({ id: keyId, agent_id: agentId }).whereNull('revoked_at').update({ revoked_at: at })) > 0;
     },
     async touch(keyId, at, staleBefore) {
       await db('agent_keys')

@@ -109,6 +109,7 @@ export function createAgentsRepository(db: Executor, mapper: RowMapper, canLock:
     },
     async list(query, reach) {
       const scope = scopeOf(reach);
+      // Without a scope, compiled pages read every row (whichever of them runs it).
       const compiled = scope.by === 'none' ? queries.pages.member.run(db, query) : queries.pages[scope.by].run(db, query, scope.value);
       const result = (await compiled) ?? (await runListQuery(scoped(reach), query, LISTABLE));
       return { ...result, items: result.items.map(mapper.toAgent) };

@@ -33,15 +33,25 @@ export function eventWritesOf(transactor: unknown): EventWrites | undefined {
   return writes && writes.events.length > 0 ? writes : undefined;
 }
 
-const COLUMNS = ['type', 'occurred_at', 'agent_id', 'owner_id', 'workspace_id', 'task_id', 'data'] as const;
-const valuesOf = (event: NewEvent): unknown[] => [event.type, event.occurred_at, event.agent_id, event.owner_id, event.workspace_id, event.task_id, JSON.stringify(event.data)];
+const COLUMNS = ['type', 'occurred_at', 'agent_id', 'owner_id', 'workspace_id', 'actor_type', 'actor_id', 'task_id', 'data'] as const;
+const valuesOf = (event: NewEvent): unknown[] => [
+  event.type,
+  event.occurred_at,
+  event.agent_id,
+  event.owner_id,
+  event.workspace_id,
+  event.actor?.type ?? null,
+  event.actor?.id ?? null,
+  event.task_id,
+  JSON.stringify(event.data),
+];
 
 /** What inserting events needs of a better-sqlite3 connection (the package ships no types). */
 export interface SqliteEventConnection {
   prepare(sql: string): { all(...values: unknown[]): unknown[] };
 }
 
-/** Rows per SQLite statement: 7 variables a row stays far below SQLite's limit of 32,766. */
+/** Rows per SQLite statement: 9 variables a row stays far below SQLite's limit of 32,766. */
 const SQLITE_ROWS_PER_INSERT = 500;
 
 /** The SQLite insert of `count` rows, one text per count (a transaction records one to a few events). */
@@ -84,7 +94,7 @@ export function insertEventsAndCommitSql(events: readonly NewEvent[], escapeLite
   const columns = `(${COLUMNS.join(', ')})`;
   return (
     `with write_lock as (select pg_advisory_xact_lock(${EVENTS_WRITE_LOCK})), ` +
-    `inserted as (insert into events ${columns} select v.type, v.occurred_at::timestamptz, v.agent_id::uuid, v.owner_id::uuid, v.workspace_id::uuid, v.task_id::uuid, v.data::jsonb ` +
+    `inserted as (insert into events ${columns} select v.type, v.occurred_at::timestamptz, v.agent_id::uuid, v.owner_id::uuid, v.workspace_id::uuid, v.actor_type, v.actor_id, v.task_id::uuid, v.data::jsonb ` +
     `from write_lock, (values ${rows}) as v ${columns} returning id) ` +
     `select max(id)::text as id, pg_notify(${escapeLiteral(EVENTS_CHANNEL)}, max(id)::text) from inserted; COMMIT;`
   );

@@ -4,15 +4,16 @@ import type { Database } from './database';
 import type { EventRecord, NewEvent } from './records';
 import { toIsoTimestamp, type RowMapper } from './row-mapper';
 import type { EventType } from '../model';
-import { workspacesOfMember } from './workspace-scope';
 
 export interface EventFilter {
   /** Only events after this id. */
   after: string;
   /** Only this agent's. */
   agentId?: string;
-  /** Only events of the workspaces this user is a member of (where each event's agent was when it happened). */
-  memberId?: string;
+  /** Only every event of the workspaces `all` and the agent and task events of the workspaces `fleet`. */
+  workspaces?: { all: readonly string[]; fleet: readonly string[] };
+  /** Only agent and task events. */
+  fleetOnly?: boolean;
   types?: readonly EventType[];
   limit: number;
 }
@@ -119,10 +120,19 @@ export function createEventsRepository(executor: Executor, mapper: RowMapper, po
         n: Number(row.n),
       }));
     },
-    async list({ after, agentId, memberId, types, limit }) {
+    async list({ after, agentId, workspaces, fleetOnly, types, limit }) {
       const query = db('events').where('id', '>', idParameter(after)).orderBy('id', 'asc').limit(limit);
       if (agentId !== undefined) query.andWhere('agent_id', agentId);
-      if (memberId !== undefined) query.whereIn('workspace_id', workspacesOfMember(db, memberId));
+      const fleetTypes = (where: Knex.QueryBuilder) => where.where('type', 'like', 'agent.%').orWhere('type', 'like', 'task.%');
+      if (fleetOnly) query.andWhere(fleetTypes);
+      if (workspaces !== undefined) {
+        const { all, fleet } = workspaces;
+        query.andWhere((where) => {
+          if (all.length === 0 && fleet.length === 0) where.whereRaw('1 = 0');
+          if (all.length > 0) where.orWhereIn('workspace_id', all);
+          if (fleet.length > 0) where.orWhere((member) => member.whereIn('workspace_id', fleet).andWhere(fleetTypes));
+        });
+      }
       if (types !== undefined && types.length > 0) query.whereIn('type', types);
       const rows = (await query) as Array<Record<string, unknown>>;
       return rows.map((row) => mapper.toEvent(row));

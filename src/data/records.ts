@@ -78,8 +78,8 @@ export interface ProviderTokenRecord extends SealedTokens {
   updated_at: string;
 }
 
-/** An event as stored: the Event that readers get, with the owner and the workspace its agent had (who may read it). */
-export type EventRecord = FleetEvent & { owner_id: string | null; workspace_id: string | null };
+/** An event as stored: the Event that readers get, with the owner its agent had. */
+export type EventRecord = FleetEvent & { owner_id: string | null };
 
 /** An event the domain records; the store gives it its id when the transaction commits. */
 export type NewEvent = Omit<EventRecord, 'id'>;

@@ -52,8 +52,8 @@ export interface WorkspacesRepository {
   remove(id: string): Promise<void>;
   /** The one workspace service keys' agents go to. */
   serviceId(): Promise<string>;
-  /** The ids of the workspaces a user is a member of. */
-  idsOfMember(userId: string): Promise<string[]>;
+  /** The workspaces a user is a member of, with their role in each. */
+  membershipsOf(userId: string): Promise<Array<{ workspace_id: string; role: WorkspaceRole }>>;
 
   /** The user's role in the workspace, if a member. */
   roleOf(workspaceId: string, userId: string): Promise<WorkspaceRole | undefined>;
@@ -128,9 +128,9 @@ export function createWorkspacesRepository(db: Executor, mapper: RowMapper, canL
       }
       return id;
     },
-    async idsOfMember(userId) {
-      const rows: Array<{ workspace_id: unknown }> = await db('workspace_members').select('workspace_id').where({ user_id: userId });
-      return rows.map((row) => String(row.workspace_id));
+    async membershipsOf(userId) {
+      const rows: Array<{ workspace_id: unknown; role: unknown }> = await db('workspace_members').select('workspace_id', 'role').where({ user_id: userId });
+      return rows.map((row) => ({ workspace_id: String(row.workspace_id), role: row.role as WorkspaceRole }));
     },
 
     async roleOf(workspaceId, userId) {

@@ -1,5 +1,5 @@
 import { agentNotFound, notForAgentKeys, roleTooLow } from '../errors';
-import type { AgentKeyScope, User, WorkspaceRole } from '../model';
+import type { AgentKeyScope, EventActor, User, WorkspaceRole } from '../model';
 import type { Session } from './sessions';
 
 /**
@@ -44,6 +44,18 @@ export function assertRole(principal: Principal, role: WorkspaceRole | null): vo
 /** Whether the principal may act as a workspace's `role` there: platform admins and service keys may everywhere. */
 export function actsAs(principal: Principal, role: WorkspaceRole | null, atLeast: WorkspaceRole): boolean {
   return role === null || principal.kind !== 'user' || rankOf(role) >= rankOf(atLeast);
+}
+
+/** Who the principal is in the audit trail: a user, an agent key, or a service key by its position (never the key). */
+export function actorOf(principal: Principal): EventActor {
+  switch (principal.kind) {
+    case 'user':
+      return { type: 'user', id: principal.user.id };
+    case 'agent':
+      return { type: 'agent_key', id: principal.keyId };
+    case 'service':
+      return { type: 'service_key', id: String(principal.keyNumber) };
+  }
 }
 
 /** The owner recorded on what a principal creates. */

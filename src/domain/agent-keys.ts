@@ -3,8 +3,9 @@ import { isForeignKeyViolation } from '../data/database-errors';
 import { newId } from '../data/ids';
 import type { Store } from '../data/store';
 import { agentKeyNotFound, agentNotFound } from '../errors';
-import type { AgentKey, AgentKeyCreate, AgentKeyCreated, AgentKeyScope } from '../model';
-import { assertNotAgentKey, type Principal } from './access';
+import type { Agent, AgentKey, AgentKeyCreate, AgentKeyCreated, AgentKeyScope } from '../model';
+import { actorOf, assertNotAgentKey, type Principal } from './access';
+import { recordAuditEvent } from './events';
 import { reachAgent } from './agents';
 import type { ListQuery, ListResult } from './collection';
 
@@ -36,9 +37,9 @@ export function isUsable(key: Pick<AgentKey, 'revoked_at' | 'expires_at'>, at: n
 }
 
 /** The agent's owner, an admin or a service key manage its keys; an agent key does not (403); another user's agent reads as missing. */
-async function assertManages(store: Store, principal: Principal, agentId: string): Promise<void> {
+async function assertManages(store: Store, principal: Principal, agentId: string, options: { lock?: boolean } = {}): Promise<Agent> {
   assertNotAgentKey(principal);
-  await reachAgent(store, principal, agentId);
+  return reachAgent(store, principal, agentId, options);
 }
 
 export async function listAgentKeys(store: Store, principal: Principal, agentId: string, query: ListQuery): Promise<ListResult<AgentKey>> {
@@ -51,7 +52,6 @@ export async function listAgentKeys(store: Store, principal: Principal, agentId:
  * 32 random bytes in base64url. The secret is in this answer only: the store keeps its digest.
  */
 export async function createAgentKey(store: Store, principal: Principal, agentId: string, input: AgentKeyCreate, clock: () => number = Date.now): Promise<AgentKeyCreated> {
-  await assertManages(store, principal, agentId);
   const prefix = `${AGENT_KEY_MARK}${randomBytes(6).toString('base64url')}`;
   const secret = `${prefix}${randomBytes(32).toString('base64url')}`;
   const createdAt = clock();
@@ -68,7 +68,12 @@ export async function createAgentKey(store: Store, principal: Principal, agentId
     revoked_at: null,
   };
   try {
-    await store.agentKeys.insert(key, secretDigest(secret));
+    await store.transaction(async (tx) => {
+      const agent = await assertManages(tx, principal, agentId, { lock: true });
+      await tx.agentKeys.insert(key, secretDigest(secret));
+      const { id, name, scopes, expires_at: expiresAt } = key;
+      recordAuditEvent(tx, actorOf(principal), 'agent_key.created', agent.workspace_id, { id, name, prefix, scopes, expires_at: expiresAt }, agentId);
+    });
   } catch (error) {
     // The agent was deleted after the look-up above.
     if (isForeignKeyViolation(error)) throw agentNotFound();
@@ -84,9 +89,14 @@ export async function getAgentKey(store: Store, principal: Principal, agentId: s
 
 /** Idempotent: a revoked key stays revoked as of its first revocation. */
 export async function revokeAgentKey(store: Store, principal: Principal, agentId: string, keyId: string, clock: () => number = Date.now): Promise<void> {
-  await assertManages(store, principal, agentId);
-  if (!(await store.agentKeys.find(agentId, keyId))) throw agentKeyNotFound();
-  await store.agentKeys.revoke(agentId, keyId, new Date(clock()).toISOString());
+  await store.transaction(async (tx) => {
+    const agent = await assertManages(tx, principal, agentId, { lock: true });
+    const key = await tx.agentKeys.find(agentId, keyId);
+    if (!key) throw agentKeyNotFound();
+    if (await tx.agentKeys.revoke(agentId, keyId, new Date(clock()).toISOString())) {
+      recordAuditEvent(tx, actorOf(principal), 'agent_key.revoked', agent.workspace_id, { id: key.id, name: key.name, prefix: key.prefix }, agentId);
+    }
+  });
 }
 
 /**

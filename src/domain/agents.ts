@@ -2,7 +2,7 @@ import type { Store } from '../data/store';
 import { newId, nextTimestamp, now } from '../data/ids';
 import { isForeignKeyViolation } from '../data/database-errors';
 import { agentNotFound, invalidCredentials } from '../errors';
-import { assertNotAgentKey, assertReaches, assertRole, memberScope, ownerOf, type Principal } from './access';
+import { actorOf, assertNotAgentKey, assertReaches, assertRole, memberScope, ownerOf, type Principal } from './access';
 import { resolveOperatorStatus } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
 import type { Agent, AgentCreate, AgentUpdate, TaskCounts, TaskSummary } from '../model';
@@ -51,7 +51,7 @@ export async function createAgent(store: Store, principal: Principal, input: Age
         updated_at: timestamp,
         max_concurrency: input.max_concurrency ?? null,
       });
-      recordAgentEvent(tx, 'agent.created', agent, { ...agent });
+      recordAgentEvent(tx, actorOf(principal), 'agent.created', agent, { ...agent });
       return agent;
     });
   } catch (error) {
@@ -113,7 +113,7 @@ export async function updateAgent(store: Store, principal: Principal, id: string
       update.status = resolveOperatorStatus(agent.status, changes.status, running);
     }
     const updated = await tx.agents.update(id, update);
-    recordAgentChange(tx, agent, updated);
+    recordAgentChange(tx, actorOf(principal), agent, updated);
     return updated;
   });
 }
@@ -125,6 +125,6 @@ export async function deleteAgent(store: Store, principal: Principal, id: string
     assertPrecondition(precondition, agent);
     // Tasks go with it (the foreign key cascades); the agent row carries the sum of their bytes.
     await releaseStoredBytes(tx, agent.owner_id, (await tx.agents.remove(id)) ?? 0);
-    recordAgentEvent(tx, 'agent.deleted', agent, { id: agent.id, status: agent.status });
+    recordAgentEvent(tx, actorOf(principal), 'agent.deleted', agent, { id: agent.id, status: agent.status });
   });
 }

@@ -4,11 +4,11 @@ import type { LogBatch } from '../data/task-logs-repository';
 import { newId, nextTimestamp, now } from '../data/ids';
 import { agentNotFound, invalidValue, leaseLost, leaseNotFound, stateConflict, type LeaseEnd } from '../errors';
 import type { Agent, Lease, LeaseUpdate, LogLineCreate, Task, UsageIncrement, WorkerKind } from '../model';
-import type { Principal } from './access';
+import { actorOf, type Principal } from './access';
 import { reachAgent } from './agents';
 import { canStartTasks } from './agent-status';
 import { chargeStoredBytes, recordStoredBytes, taskBytes, type Quotas } from './quotas';
-import { recordTaskChange } from './events';
+import { recordTaskChange, type Actor } from './events';
 import { assertJsonSize, deadlineFromStart, followTaskStatus, isAtCap } from './tasks';
 import type { TaskWakeups } from './task-wakeups';
 
@@ -212,8 +212,8 @@ function claimOnce(queue: WorkQueue, principal: Principal, agentId: string, ttlS
     // The task row is locked (or, on SQLite, the whole database): nobody else can have moved it.
     if (!running) throw new Error(`task ${task.id} changed under its lock`);
     const lease = await tx.leases.insert(draft);
-    recordTaskChange(tx, agent, task, running, 'task.leased');
-    await followTaskStatus(tx, agent, 'queued', 'running');
+    recordTaskChange(tx, actorOf(principal), agent, task, running, 'task.leased');
+    await followTaskStatus(tx, actorOf(principal), agent, 'queued', 'running');
     return { lease: present(lease, running, timestamp) };
   });
 }
@@ -264,8 +264,8 @@ export async function updateLease(queue: WorkQueue, principal: Principal, agentI
     const used = usage === undefined ? task : ((await tx.tasks.addUsage(task.id, usage)) ?? task);
     const outcome =
       update.status === 'succeeded'
-        ? await settle(tx, agent, used, { status: 'succeeded', result: update.result ?? null }, at, queue)
-        : await settle(tx, agent, used, { status: 'failed', error: update.error, retry: update.retry === true }, at, queue);
+        ? await settle(tx, actorOf(principal), agent, used, { status: 'succeeded', result: update.result ?? null }, at, queue)
+        : await settle(tx, actorOf(principal), agent, used, { status: 'failed', error: update.error, retry: update.retry === true }, at, queue);
     if (usage !== undefined) await addAgentUsage(tx, agentId, at, usage);
     requeued = outcome.status === 'queued';
     return present(ended, outcome, at);
@@ -305,7 +305,7 @@ function heartbeat(
     if (update.progress !== undefined) {
       const changed = await tx.tasks.update(task.id, 'running', { progress: update.progress, updated_at: nextTimestamp(task.updated_at) }, 0);
       if (!changed) throw new Error(`task ${task.id} changed under its lock`);
-      recordTaskChange(tx, agent, task, changed, 'task.progress');
+      recordTaskChange(tx, actorOf(principal), agent, task, changed, 'task.progress');
       task = changed;
     }
     if (usage !== undefined) await addAgentUsage(tx, agentId, at, usage);
@@ -322,7 +322,7 @@ export async function releaseLease(queue: WorkQueue, principal: Principal, agent
     const at = now();
     assertActive(found, at);
     if (!(await tx.leases.updateActive(found.id, { status: 'released', ended_at: at, expires_at: at, outcome: 'released' }, at))) await lostNow(tx, found, at);
-    await requeue(tx, agent, task, { attempts: Math.max(0, task.attempts - 1), available_at: at }, at, { reason: 'released', error: null });
+    await requeue(tx, actorOf(principal), agent, task, { attempts: Math.max(0, task.attempts - 1), available_at: at }, at, { reason: 'released', error: null });
   });
   queue.wakeups.notify(agentId);
 }
@@ -335,11 +335,11 @@ type Outcome = { status: 'succeeded'; result: unknown } | { status: 'failed'; er
  * while attempts remain) is queued again after a back-off. The caller holds the agent's and the
  * task's locks and has ended the lease.
  */
-async function settle(tx: Store, agent: Agent, task: Task, outcome: Outcome, at: string, queue: WorkQueue): Promise<Task> {
+async function settle(tx: Store, actor: Actor, agent: Agent, task: Task, outcome: Outcome, at: string, queue: WorkQueue): Promise<Task> {
   if (outcome.status === 'failed' && outcome.retry && task.attempts < task.max_attempts) {
     const reason = outcome.byService ? 'expired' : 'failed';
     const changes = { available_at: addMs(at, retryDelayMs(task.attempts, queue.retry)), last_error: outcome.error };
-    const updated = await requeue(tx, agent, task, changes, at, { reason, error: outcome.error });
+    const updated = await requeue(tx, actor, agent, task, changes, at, { reason, error: outcome.error });
     await chargeOutcome(tx, agent, taskBytes(updated) - taskBytes(task), outcome, queue);
     return updated;
   }
@@ -351,8 +351,8 @@ async function settle(tx: Store, agent: Agent, task: Task, outcome: Outcome, at:
   const bytesDelta = taskBytes({ ...task, ...changes }) - taskBytes(task);
   const updated = await tx.tasks.update(task.id, 'running', changes, bytesDelta);
   if (!updated) throw new Error(`task ${task.id} changed under its lock`);
-  recordTaskChange(tx, agent, task, updated);
-  await followTaskStatus(tx, agent, 'running', updated.status);
+  recordTaskChange(tx, actor, agent, task, updated);
+  await followTaskStatus(tx, actor, agent, 'running', updated.status);
   await chargeOutcome(tx, agent, bytesDelta, outcome, queue);
   return updated;
 }
@@ -368,13 +368,13 @@ async function chargeOutcome(tx: Store, agent: Agent, bytesDelta: number, outcom
 /** Why a task went back to the queue, as its `task.requeued` event says. */
 type Requeue = { reason: 'failed' | 'expired' | 'released'; error: string | null };
 
-async function requeue(tx: Store, agent: Agent, task: Task, changes: { attempts?: number; available_at: string; last_error?: string }, at: string, why: Requeue): Promise<Task> {
+async function requeue(tx: Store, actor: Actor, agent: Agent, task: Task, changes: { attempts?: number; available_at: string; last_error?: string }, at: string, why: Requeue): Promise<Task> {
   const timestamp = nextTimestamp(task.updated_at > at ? task.updated_at : at);
   const bytesDelta = changes.last_error === undefined ? 0 : taskBytes({ ...task, last_error: changes.last_error }) - taskBytes(task);
   const updated = await tx.tasks.update(task.id, 'running', { status: 'queued', started_at: null, lease_id: null, updated_at: timestamp, ...changes }, bytesDelta);
   if (!updated) throw new Error(`task ${task.id} changed under its lock`);
-  recordTaskChange(tx, agent, task, updated, 'task.requeued', why);
-  await followTaskStatus(tx, agent, 'running', 'queued');
+  recordTaskChange(tx, actor, agent, task, updated, 'task.requeued', why);
+  await followTaskStatus(tx, actor, agent, 'running', 'queued');
   return updated;
 }
 
@@ -388,7 +388,8 @@ async function expireLocked(tx: Store, agent: Agent, lease: LeaseRecord, at: str
   const ended = await tx.leases.updateActive(lease.id, { status: 'expired', ended_at: at, outcome: 'expired', error: LEASE_EXPIRED_ERROR });
   if (!ended || !task || task.lease_id !== lease.id || task.status !== 'running') return agent;
   const retry = task.attempts < task.max_attempts;
-  await settle(tx, agent, task, { status: 'failed', error: LEASE_EXPIRED_ERROR, retry, byService: true }, at, queue);
+  // The service ends an expired lease itself: no one acted.
+  await settle(tx, null, agent, task, { status: 'failed', error: LEASE_EXPIRED_ERROR, retry, byService: true }, at, queue);
   return (await tx.agents.find(agent.id)) ?? agent;
 }
 
@@ -428,8 +429,8 @@ async function timeOutLocked(tx: Store, agent: Agent, task: Task, at: string, qu
   const bytesDelta = taskBytes({ ...task, ...changes }) - taskBytes(task);
   const updated = await tx.tasks.update(task.id, task.status, changes, bytesDelta);
   if (!updated) throw new Error(`task ${task.id} changed under its lock`);
-  recordTaskChange(tx, agent, task, updated);
-  const current = await followTaskStatus(tx, agent, task.status, 'failed');
+  recordTaskChange(tx, null, agent, task, updated);
+  const current = await followTaskStatus(tx, null, agent, task.status, 'failed');
   await chargeOutcome(tx, agent, bytesDelta, { status: 'failed', error: DEADLINE_ERROR, retry: false, byService: true }, queue);
   return current;
 }

@@ -2,12 +2,12 @@ import type { Store } from '../data/store';
 import type { TaskChanges } from '../data/tasks-repository';
 import { newId, nextTimestamp, now } from '../data/ids';
 import { agentNotFound, invalidValue, stateConflict, taskNotFound } from '../errors';
-import { assertNotAgentKey, assertReaches, type Principal } from './access';
+import { actorOf, assertNotAgentKey, assertReaches, type Principal } from './access';
 import { reachAgent } from './agents';
 import { canAcceptTasks, canStartTasks, statusAfterTaskStart, statusAfterTaskStop } from './agent-status';
 import type { ListQuery, ListResult } from './collection';
 import type { Agent, Task, TaskCreate, TaskStatus, TaskUpdate } from '../model';
-import { recordAgentChange, recordTaskChange, recordTaskEvent } from './events';
+import { recordAgentChange, recordTaskChange, recordTaskEvent, type Actor } from './events';
 import { assertPrecondition, type Precondition } from './precondition';
 import { assertTaskQuota, chargeStoredBytes, jsonBytes, releaseStoredBytes, taskBytes, type Quotas } from './quotas';
 import { assertTaskTransition, isTerminal } from './task-status';
@@ -74,7 +74,8 @@ export async function createTask(
     await tx.tasks.insert(task, bytes);
     await tx.agents.addStoredBytes(agentId, bytes);
     await chargeStoredBytes(tx, agent.owner_id, bytes, quotas, agentNotFound);
-    recordTaskEvent(tx, 'task.created', agent, task.id, { ...task });
+    // A schedule's firing is the service's own doing.
+    recordTaskEvent(tx, origin ? null : actorOf(principal), 'task.created', agent, task.id, { ...task });
     return task;
   });
   wakeups?.notify(agentId);
@@ -105,8 +106,8 @@ export function updateTask(
     if (!updated) throw stateConflict('The task changed while this request was handled; read it and retry');
     // The owner's cancel is the one change a leased task takes from outside its lease: it ends the lease.
     if (task.lease_id !== null) await tx.leases.updateActive(task.lease_id, { status: 'cancelled', ended_at: changes.updated_at ?? now(), outcome: 'cancelled' });
-    recordTaskChange(tx, agent, task, updated);
-    if (updated.status !== task.status) await followTaskStatus(tx, agent, task.status, updated.status);
+    recordTaskChange(tx, actorOf(principal), agent, task, updated);
+    if (updated.status !== task.status) await followTaskStatus(tx, actorOf(principal), agent, task.status, updated.status);
     await tx.agents.addStoredBytes(agentId, bytesDelta);
     await chargeStoredBytes(tx, agent.owner_id, bytesDelta, quotas, agentNotFound);
     return updated;
@@ -147,7 +148,7 @@ export async function retryTask(store: Store, principal: Principal, agentId: str
     const bytesDelta = taskBytes({ ...task, ...changes }) - taskBytes(task);
     const updated = await tx.tasks.update(task.id, task.status, changes, bytesDelta);
     if (!updated) throw stateConflict('The task changed while this request was handled; read it and retry');
-    recordTaskChange(tx, agent, task, updated, 'task.requeued', { reason: 'retried', error: task.last_error });
+    recordTaskChange(tx, actorOf(principal), agent, task, updated, 'task.requeued', { reason: 'retried', error: task.last_error });
     await tx.agents.addStoredBytes(agentId, bytesDelta);
     await chargeStoredBytes(tx, agent.owner_id, bytesDelta, quotas, agentNotFound);
     return updated;
@@ -161,8 +162,8 @@ export function deleteTask(store: Store, principal: Principal, agentId: string, 
     const { agent, task } = await lockTask(tx, principal, agentId, taskId, precondition);
     const storedBytes = await tx.tasks.remove(agentId, taskId);
     if (storedBytes === undefined) throw taskNotFound();
-    recordTaskEvent(tx, 'task.deleted', agent, task.id, { id: task.id, status: task.status, title: task.title });
-    if (task.status === 'running') await followTaskStatus(tx, agent, 'running', 'cancelled');
+    recordTaskEvent(tx, actorOf(principal), 'task.deleted', agent, task.id, { id: task.id, status: task.status, title: task.title });
+    if (task.status === 'running') await followTaskStatus(tx, actorOf(principal), agent, 'running', 'cancelled');
     await tx.agents.addStoredBytes(agentId, -storedBytes);
     await releaseStoredBytes(tx, agent.owner_id, storedBytes);
   });
@@ -259,13 +260,13 @@ function assertAcceptsTasks(agent: Agent): void {
  * Keeps the agent's status in step with its tasks (an `agent.updated` event when it moves); answers
  * the agent as it is now. The caller holds the agent's lock.
  */
-export async function followTaskStatus(tx: Store, agent: Agent, from: TaskStatus, to: TaskStatus): Promise<Agent> {
+export async function followTaskStatus(tx: Store, actor: Actor, agent: Agent, from: TaskStatus, to: TaskStatus): Promise<Agent> {
   let status = agent.status;
   if (to === 'running') status = statusAfterTaskStart(agent.status);
   else if (from === 'running') status = statusAfterTaskStop(agent.status, await tx.tasks.countRunning(agent.id));
   if (status === agent.status) return agent;
   const updated = await tx.agents.update(agent.id, { status, updated_at: nextTimestamp(agent.updated_at) });
-  recordAgentChange(tx, agent, updated);
+  recordAgentChange(tx, actor, agent, updated);
   return updated;
 }
 

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../data/database-errors';
 import type { Store } from '../data/store';
 import { newId, nextTimestamp, now } from '../data/ids';
 import { duplicate, forbidden, invalidValue, notAUser, preconditionFailed, userNotFound, wrongPassword } from '../errors';
-import type { Principal } from './access';
+import { actorOf, type Principal } from './access';
 import type { ListQuery, ListResult } from './collection';
 import type { PostSummary, User, UserCreate, UserReplace, UserRole, UserUpdate } from '../model';
 import { assertAcceptablePassword } from './password-policy';
@@ -140,7 +140,7 @@ export function deleteUser(store: Store, principal: Principal, id: string, preco
     if (!user) throw userNotFound();
     assertPrecondition(precondition, user);
     await tx.users.remove(id);
-    for (const agent of agents) recordAgentEvent(tx, 'agent.deleted', { id: agent.id, owner_id: id, workspace_id: agent.workspace_id }, { id: agent.id, status: agent.status });
+    for (const agent of agents) recordAgentEvent(tx, actorOf(principal), 'agent.deleted', { id: agent.id, owner_id: id, workspace_id: agent.workspace_id }, { id: agent.id, status: agent.status });
   });
 }
 

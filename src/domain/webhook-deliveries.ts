@@ -12,9 +12,13 @@ export function eventBody(event: EventRecord): string {
   return JSON.stringify(presentEvent(event));
 }
 
-/** Whether an endpoint receives an event: one committed after it was created, of a type it wants, in its workspace. */
+/**
+ * Whether an endpoint receives an event: one committed after it was created, of a type it wants,
+ * in its workspace. Its own `webhook.created` commits with it, before its creation is answered.
+ */
 export function receives(target: WebhookTarget, event: EventRecord): boolean {
   if (Number(event.id) <= target.after_event_id) return false;
+  if (event.type === 'webhook.created' && event.data.id === target.id) return false;
   if (target.types !== null && !target.types.includes(event.type)) return false;
   return event.workspace_id === target.workspace_id;
 }

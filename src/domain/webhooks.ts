@@ -4,7 +4,8 @@ import { newId, nextTimestamp } from '../data/ids';
 import type { Store } from '../data/store';
 import { notAuthenticated, stateConflict, webhookDeliveryNotFound, webhookNotFound } from '../errors';
 import type { Webhook, WebhookCreate, WebhookCreated, WebhookDelivery, WebhookUpdate } from '../model';
-import { assertNotAgentKey, assertRole, memberScope, ownerOf, type Principal } from './access';
+import { actorOf, assertNotAgentKey, assertRole, memberScope, ownerOf, type Principal } from './access';
+import { changesOf, recordAuditEvent } from './events';
 import type { ListQuery, ListResult } from './collection';
 import { assertDeliverableUrl, type ResolveHost } from './webhook-targets';
 import { reachWorkspace, workspaceOfCreate } from './workspaces';
@@ -98,6 +99,7 @@ export async function createWebhook(store: Store, principal: Principal, input: W
       // Again, locked, now that the URL is known to be deliverable (resolving it is no time to hold a lock).
       if (input.workspace_id !== undefined) await reachWorkspace(tx, principal, workspaceId, { lock: true });
       await tx.webhooks.insert({ ...webhook, secret_sealed: rules.sealer.seal(secret, secretContext(id)), after_event_id: await tx.webhooks.newestEventId() });
+      recordAuditEvent(tx, actorOf(principal), 'webhook.created', workspaceId, { id, url: webhook.url, types: webhook.types, description: webhook.description, enabled: true });
     });
   } catch (error) {
     // The owner was deleted meanwhile: their credential no longer names anyone.
@@ -111,23 +113,32 @@ export async function getWebhook(store: Store, principal: Principal, webhookId: 
   return withoutSecret(await findManaged(store, principal, webhookId));
 }
 
+/** A change of an endpoint and its `webhook.updated` event, in one transaction; its new URL is checked first (resolving it holds no lock). */
 export async function updateWebhook(store: Store, principal: Principal, webhookId: string, input: WebhookUpdate, rules: WebhookRules): Promise<Webhook> {
-  const current = await findManaged(store, principal, webhookId);
+  await findManaged(store, principal, webhookId);
   if (input.url !== undefined) await assertDeliverableUrl(input.url, rules);
-  const changes = {
-    ...(input.url === undefined ? {} : { url: input.url }),
-    ...(input.types === undefined ? {} : { types: input.types }),
-    ...(input.description === undefined ? {} : { description: input.description }),
-    ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
-    updated_at: nextTimestamp(current.updated_at),
-  };
-  await store.webhooks.update(webhookId, changes);
-  return withoutSecret({ ...current, ...changes });
+  return store.transaction(async (tx) => {
+    const current = await findManaged(tx, principal, webhookId);
+    const changes = {
+      ...(input.url === undefined ? {} : { url: input.url }),
+      ...(input.types === undefined ? {} : { types: input.types }),
+      ...(input.description === undefined ? {} : { description: input.description }),
+      ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+      updated_at: nextTimestamp(current.updated_at),
+    };
+    await tx.webhooks.update(webhookId, changes);
+    const updated = withoutSecret({ ...current, ...changes });
+    recordAuditEvent(tx, actorOf(principal), 'webhook.updated', current.workspace_id, { id: webhookId, ...changesOf(withoutSecret(current), updated) });
+    return updated;
+  });
 }
 
 export async function deleteWebhook(store: Store, principal: Principal, webhookId: string): Promise<void> {
-  await findManaged(store, principal, webhookId);
-  if (!(await store.transaction((tx) => tx.webhooks.remove(webhookId)))) throw webhookNotFound();
+  await store.transaction(async (tx) => {
+    const webhook = await findManaged(tx, principal, webhookId);
+    if (!(await tx.webhooks.remove(webhookId))) throw webhookNotFound();
+    recordAuditEvent(tx, actorOf(principal), 'webhook.deleted', webhook.workspace_id, { id: webhookId, url: webhook.url });
+  });
 }
 
 export async function listWebhookDeliveries(store: Store, principal: Principal, webhookId: string, query: ListQuery): Promise<ListResult<WebhookDelivery>> {

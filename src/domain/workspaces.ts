@@ -6,7 +6,8 @@ import type { InvitationRecord } from '../data/records';
 import type { WorkspaceViewer } from '../data/workspaces-repository';
 import { duplicate, forbidden, invitationNotFound, memberNotFound, notAUser, stateConflict, workspaceNotFound } from '../errors';
 import type { InvitationCreated, Invitation, Workspace, WorkspaceCreate, WorkspaceMember, WorkspaceRole } from '../model';
-import { actsAs, assertNotAgentKey, assertRole, memberScope, type Principal } from './access';
+import { actorOf, actsAs, assertNotAgentKey, assertRole, memberScope, type Principal } from './access';
+import { recordAuditEvent } from './events';
 import type { ListQuery, ListResult } from './collection';
 import { normaliseEmail, normaliseName } from './users';
 
@@ -64,6 +65,7 @@ export async function createWorkspace(store: Store, principal: Principal, input:
   await store.transaction(async (tx) => {
     await tx.workspaces.insert({ id, name, kind: 'shared', personal_of: null, created_at: at, updated_at: at });
     await tx.workspaces.insertMember({ workspace_id: id, user_id: principal.user.id, role: 'owner', created_at: at, updated_at: at });
+    recordAuditEvent(tx, actorOf(principal), 'member.added', id, { user_id: principal.user.id, name: principal.user.name, role: 'owner' });
   });
   return { id, name, kind: 'shared', role: 'owner', created_at: at, updated_at: at };
 }
@@ -74,6 +76,7 @@ export function renameWorkspace(store: Store, principal: Principal, id: string, 
     const at = nextTimestamp(workspace.updated_at);
     const renamed = normaliseName(name);
     await tx.workspaces.rename(id, renamed, at);
+    if (renamed !== workspace.name) recordAuditEvent(tx, actorOf(principal), 'workspace.updated', id, { name: renamed, previous_name: workspace.name });
     return { ...workspace, name: renamed, updated_at: at };
   });
 }
@@ -115,7 +118,10 @@ export function changeRole(store: Store, principal: Principal, workspaceId: stri
     if (current === 'owner' || role === 'owner') assertMayTouchOwners(principal, actingRole(principal, workspace));
     if (current === 'owner' && role !== 'owner') await assertKeepsAnOwner(tx, workspaceId);
     if (current !== role) await tx.workspaces.setRole(workspaceId, userId, role, now());
-    return (await tx.workspaces.describeMember(workspaceId, userId)) ?? Promise.reject(memberNotFound());
+    const member = await tx.workspaces.describeMember(workspaceId, userId);
+    if (!member) throw memberNotFound();
+    if (current !== role) recordAuditEvent(tx, actorOf(principal), 'member.role_changed', workspaceId, { user_id: userId, name: member.name, role, previous_role: current });
+    return member;
   });
 }
 
@@ -133,7 +139,9 @@ export function removeMember(store: Store, principal: Principal, workspaceId: st
     if (!leaving && !actsAs(principal, acting, 'admin')) throw forbidden('Only admins and owners remove other members');
     if (!leaving && current === 'owner') assertMayTouchOwners(principal, acting);
     if (current === 'owner') await assertKeepsAnOwner(tx, workspaceId);
+    const member = await tx.workspaces.describeMember(workspaceId, userId);
     await tx.workspaces.removeMember(workspaceId, userId);
+    recordAuditEvent(tx, actorOf(principal), 'member.removed', workspaceId, { user_id: userId, name: member?.name ?? null, role: current, left: leaving });
   });
 }
 
@@ -162,6 +170,7 @@ export function createInvitation(store: Store, principal: Principal, workspaceId
       expires_at: new Date(created + INVITATION_TTL_MS).toISOString(),
     };
     await tx.workspaces.insertInvitation({ ...invitation, token_digest: digestOf(token) });
+    recordAuditEvent(tx, actorOf(principal), 'invitation.created', workspaceId, { id: invitation.id, email, role: input.role, expires_at: invitation.expires_at });
     return { ...invitation, token };
   });
 }
@@ -184,7 +193,9 @@ export async function getInvitation(store: Store, principal: Principal, workspac
 export function revokeInvitation(store: Store, principal: Principal, workspaceId: string, invitationId: string): Promise<void> {
   return store.transaction(async (tx) => {
     await reachWorkspace(tx, principal, workspaceId, { lock: true });
-    if (!(await tx.workspaces.revokeInvitation(workspaceId, invitationId, now()))) throw invitationNotFound();
+    const revoked = await tx.workspaces.revokeInvitation(workspaceId, invitationId, now());
+    if (!revoked) throw invitationNotFound();
+    recordAuditEvent(tx, actorOf(principal), 'invitation.revoked', workspaceId, { id: revoked.id, email: revoked.email, role: revoked.role });
   });
 }
 
@@ -212,6 +223,9 @@ export function acceptInvitation(store: Store, principal: Principal, token: stri
       if (isUniqueViolation(error)) throw duplicate('You are a member of this workspace already');
       throw error;
     }
+    const actor = actorOf(principal);
+    recordAuditEvent(tx, actor, 'invitation.accepted', invitation.workspace_id, { id: invitation.id, email: invitation.email, role: invitation.role, user_id: user.id });
+    recordAuditEvent(tx, actor, 'member.added', invitation.workspace_id, { user_id: user.id, name: user.name, role: invitation.role, invitation_id: invitation.id });
     return (await tx.workspaces.find(invitation.workspace_id, { userId: user.id, confined: true })) ?? Promise.reject(workspaceNotFound());
   });
 }

@@ -88,6 +88,7 @@ describeEachDatabase(
         owner_id: ownerId,
         // The agent was created in its owner's personal workspace, whose id is the owner's.
         workspace_id: ownerId,
+        actor: null,
         task_id: null,
         data: { progress: { percent: percent % 101, message: 'working' } },
       });

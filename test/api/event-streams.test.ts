@@ -107,7 +107,11 @@ describeEachDatabase(
       const refused = await openEventStream(`${base}/api/v1/events`, { 'X-API-Key': key.secret }).catch((error: { status: number }) => error);
       expect(refused).toMatchObject({ status: 403 });
       await createTaskOn(agent.id, 'still watched');
-      const [seen] = await asOwner.waitFor(1);
+      // The owner (of their personal workspace) reads its audit trail too: the revocation comes first.
+      const [revoked, seen] = await asOwner.waitFor(2);
+      expect(revoked?.event).toBe('agent_key.revoked');
+      expect(JSON.parse(revoked?.data ?? '{}')).toMatchObject({ agent_id: agent.id, workspace_id: get().user.user.id, actor: { type: 'user', id: get().user.user.id }, data: { id: key.id } });
+      expect(seen?.event).toBe('task.created');
       expect(JSON.parse(seen?.data ?? '{}').data.title).toBe('still watched');
     });
 

@@ -49,7 +49,19 @@ describeEachDatabase(
         const ids = events.map((event: { id: string }) => BigInt(event.id));
         expect([...ids].sort((a, b) => (a < b ? -1 : 1))).toEqual(ids);
         const [created, taskCreated, leased, busy, progress, succeeded, idle] = events;
-        expect(created).toEqual({ id: expect.stringMatching(/^\d+$/), type: 'agent.created', occurred_at: expect.stringMatching(ISO_MS), agent_id: agent.id, task_id: null, data: agent });
+        // The agent is in its owner's personal workspace (whose id is the owner's), and the owner made every change.
+        const owner = get().user.user.id;
+        expect(created).toEqual({
+          id: expect.stringMatching(/^\d+$/),
+          type: 'agent.created',
+          occurred_at: expect.stringMatching(ISO_MS),
+          agent_id: agent.id,
+          workspace_id: owner,
+          actor: { type: 'user', id: owner },
+          task_id: null,
+          data: agent,
+        });
+        for (const event of events) expect(event).toMatchObject({ workspace_id: owner, actor: { type: 'user', id: owner } });
         expect(taskCreated).toMatchObject({ task_id: task.id, data: task });
         expect(leased.data).toEqual({
           title: task.title,
@@ -132,7 +144,10 @@ describeEachDatabase(
         const { sweepExpiredLeases } = await import('../../src/domain/leases');
         const { createTaskWakeups } = await import('../../src/domain/task-wakeups');
         await sweepExpiredLeases({ store: createStore(get().database.db), retry: get().config.leases, wakeups: createTaskWakeups(), quotas: get().config.quotas });
-        expect((await typesOf(agent.id)).slice(-2)).toEqual(['task.requeued', 'agent.updated']);
+        const events = await eventsOf(agent.id);
+        expect(events.slice(-2).map((event: { type: string }) => event.type)).toEqual(['task.requeued', 'agent.updated']);
+        // The service requeued it itself: no one acted.
+        expect(events.slice(-2).map((event: { actor: unknown }) => event.actor)).toEqual([null, null]);
       });
     });
 

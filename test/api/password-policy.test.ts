@@ -73,15 +73,10 @@ describeEachDatabase('common passwords', (get) => {
 });
 
 describe('the password check', () => {
-  it('when it runs, then it takes a few milliseconds, and even a crafted 1,024-character password stays far below a second', () => {
+  // Not a speed target (a loaded CI machine runs it several times slower): a guard against the
+  // catastrophic backtracking a crafted input could cause, which would take seconds to minutes.
+  it('when a crafted 1,024-character password is checked, then it stays far below a second', () => {
     passwordProblem('warm the dictionaries up');
-    const typical = ['correct horse battery staple', 'violet quarry lantern 42', 'Tr0ub4dor&3', 'alice2024!', 'summer in paris', 'x7#kQ9!vLm2$'];
-    const timings = typical.map((password) => {
-      const start = performance.now();
-      passwordProblem(password, { email: 'someone@example.com', name: 'Some One' });
-      return performance.now() - start;
-    });
-    expect(timings.sort((a, b) => a - b)[Math.floor(timings.length / 2)]).toBeLessThan(25);
     for (const crafted of ['ab1!'.repeat(256), '1!|7043@$5'.repeat(102), '0123456789'.repeat(102)]) {
       const start = performance.now();
       passwordProblem(crafted);

@@ -102,7 +102,9 @@ describeEachDatabase(
       });
       const agentId = randomUUID();
       const taskId = randomUUID();
-      const eventId = await insertEvent(get().database.db, { type: 'task.succeeded', agent_id: agentId, owner_id: owner.user.id, task_id: taskId, data: { status: 'succeeded', previous_status: 'running' } });
+      // Its worker's agent key reported the outcome.
+      const actor = { type: 'agent_key' as const, id: randomUUID() };
+      const eventId = await insertEvent(get().database.db, { type: 'task.succeeded', agent_id: agentId, owner_id: owner.user.id, actor, task_id: taskId, data: { status: 'succeeded', previous_status: 'running' } });
 
       const [delivery] = await deliverUntil(async () => {
         const deliveries = await deliveriesOf(owner, webhook.id);
@@ -135,7 +137,17 @@ describeEachDatabase(
         const { headers, body } = entry;
         expect(headers['content-type']).toBe('application/json');
         expect(headers['user-agent']).toMatch(/^agent-fleet-webhooks\//);
-        expect(JSON.parse(body)).toEqual({ id: eventId, type: 'task.succeeded', occurred_at: expect.any(String), agent_id: agentId, task_id: taskId, data: { status: 'succeeded', previous_status: 'running' } });
+        // The agent is in its owner's personal workspace, whose id is the owner's.
+        expect(JSON.parse(body)).toEqual({
+          id: eventId,
+          type: 'task.succeeded',
+          occurred_at: expect.any(String),
+          agent_id: agentId,
+          workspace_id: owner.user.id,
+          actor,
+          task_id: taskId,
+          data: { status: 'succeeded', previous_status: 'running' },
+        });
         const timestamp = String(headers['webhook-timestamp']);
         expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(10);
         expect(headers['webhook-signature']).toBe(`v1,${opensslSignature(webhook.secret, eventId, timestamp, body)}`);
@@ -260,7 +272,23 @@ describeEachDatabase(
       // The last event fanned out is the service agent's: every delivery is there by then.
       await deliverUntil(async () => expect(await ids(service.id, admin)).toEqual([serviceAgent]));
       expect(await ids(admins.id, admin)).toEqual([adminsAgent]);
-      expect(await ids(mine.id, owner)).toEqual([ownAgent, ownFailure].sort());
+      // Creating and changing endpoints is the owner's workspace's audit trail: `mine` (every type)
+      // receives what came after its creation, never its own `webhook.created`.
+      const audit = (await owner.http.get(`/api/v1/events?workspace_id=${owner.user.id}&types=webhook.created,webhook.updated&after=${before}&limit=100`).expect(200)).body.data as Array<{
+        id: string;
+        type: string;
+        actor: unknown;
+        data: { id: string };
+      }>;
+      expect(audit.map((event) => [event.type, event.data.id, event.actor])).toEqual(
+        [
+          ['webhook.created', mine.id],
+          ['webhook.created', onlyFailures.id],
+          ['webhook.created', disabled.id],
+          ['webhook.updated', disabled.id],
+        ].map(([type, id]) => [type, id, { type: 'user', id: owner.user.id }]),
+      );
+      expect(await ids(mine.id, owner)).toEqual([ownAgent, ownFailure, ...audit.slice(1).map((event) => event.id)].sort());
       expect(await ids(onlyFailures.id, owner)).toEqual([ownFailure]);
       expect(await ids(theirs.id, stranger)).toEqual([strangers]);
       expect(await ids(disabled.id, owner)).toEqual([]);

@@ -14,6 +14,8 @@ const eventOf = (id: number, type: FleetEvent['type'] = 'task.created'): FleetEv
   type,
   occurred_at: new Date(Date.UTC(2026, 0, 1, 0, 0, id)).toISOString(),
   agent_id: 'agent-1',
+  workspace_id: 'workspace-1',
+  actor: null,
   task_id: `task-${id}`,
   data: { status: 'queued', n: id },
 });

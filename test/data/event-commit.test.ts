@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createStore } from '../../src/data/store';
 import { newId, now } from '../../src/data/ids';
 import type { NewEvent } from '../../src/data/records';
@@ -10,7 +11,8 @@ const eventOf = (agentId: string, data: Record<string, unknown>): NewEvent => ({
   occurred_at: now(),
   agent_id: agentId,
   owner_id: null,
-  workspace_id: null,
+  workspace_id: randomUUID(),
+  actor: null,
   task_id: null,
   data,
 });

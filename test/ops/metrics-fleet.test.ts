@@ -115,13 +115,13 @@ describeEachDatabase(
       const counted = await outcomes();
       await expect(
         store.transaction(async (tx) => {
-          recordTaskEvent(tx, 'task.succeeded', agent, randomUUID(), { status: 'succeeded', previous_status: 'running' });
+          recordTaskEvent(tx, null, 'task.succeeded', agent, randomUUID(), { status: 'succeeded', previous_status: 'running' });
           throw new Error('rolled back');
         }),
       ).rejects.toThrow('rolled back');
       expect(await outcomes()).toBe(counted);
       await store.transaction(async (tx) => {
-        recordTaskEvent(tx, 'task.succeeded', agent, randomUUID(), { status: 'succeeded', previous_status: 'running' });
+        recordTaskEvent(tx, null, 'task.succeeded', agent, randomUUID(), { status: 'succeeded', previous_status: 'running' });
       });
       expect(await outcomes()).toBe(counted + 1);
     });
@@ -241,7 +241,7 @@ describe('the fleet metrics\' parts', () => {
 
   it('when a requeue or a failure says its lease expired (by reason or by error), then it is one expiry; a release is no retry', async () => {
     const metrics = createMetrics();
-    const event = (type: NewEvent['type'], data: Record<string, unknown>): NewEvent => ({ type, occurred_at: new Date().toISOString(), agent_id: randomUUID(), owner_id: null, workspace_id: null, task_id: randomUUID(), data });
+    const event = (type: NewEvent['type'], data: Record<string, unknown>): NewEvent => ({ type, occurred_at: new Date().toISOString(), agent_id: randomUUID(), owner_id: null, workspace_id: randomUUID(), actor: null, task_id: randomUUID(), data });
     const value = (name: string, labels: Record<string, string> = {}) => metricValue(metrics, name, labels);
     observeTaskEvent(metrics, event('task.requeued', { status: 'queued', previous_status: 'running', reason: 'expired', error: 'lease expired' }));
     observeTaskEvent(metrics, event('task.requeued', { status: 'queued', previous_status: 'running', error: 'lease expired' }));

@@ -19,6 +19,8 @@ export interface EventRow {
    * owner's), else `service` (as migration 016 filled it in for the events before it).
    */
   workspace_id?: string | null;
+  /** Who made the change; none (null) by default, as when the service makes it itself. */
+  actor?: { type: 'user' | 'agent_key' | 'service_key'; id: string } | null;
   task_id?: string | null;
   data?: unknown;
 }
@@ -33,6 +35,8 @@ export async function insertEvent(db: Knex, event: EventRow): Promise<string> {
       agent_id: event.agent_id,
       owner_id: event.owner_id,
       workspace_id: workspaceId,
+      actor_type: event.actor?.type ?? null,
+      actor_id: event.actor?.id ?? null,
       task_id: event.task_id ?? null,
       data: JSON.stringify(event.data ?? {}),
     })

@@ -8,6 +8,8 @@ import { EventsView } from './views/events';
 import { FleetView } from './views/fleet';
 import { TaskView } from './views/task';
 import { WebhooksView, WebhookView } from './views/webhooks';
+import { JoinView, WorkspacesView, WorkspaceView } from './views/workspace';
+import { WorkspacesProvider, WorkspaceSwitcher } from './workspaces';
 
 const LIVE_TEXT: Record<LiveState, string> = {
   connecting: 'Connecting…',
@@ -55,6 +57,12 @@ function viewOf(route: Route) {
       return <WebhooksView />;
     case 'webhook':
       return <WebhookView key={route.webhookId} webhookId={route.webhookId} />;
+    case 'workspaces':
+      return <WorkspacesView />;
+    case 'workspace':
+      return <WorkspaceView key={route.workspaceId} workspaceId={route.workspaceId} />;
+    case 'join':
+      return <JoinView token={route.token} />;
     case 'missing':
       return (
         <>
@@ -71,9 +79,16 @@ function viewOf(route: Route) {
 
 export function Console() {
   const route = useRoute();
-  const section = route.view === 'agent' || route.view === 'task' || route.view === 'missing' ? 'fleet' : route.view === 'webhook' ? 'webhooks' : route.view;
+  const section =
+    route.view === 'agent' || route.view === 'task' || route.view === 'missing'
+      ? 'fleet'
+      : route.view === 'webhook'
+        ? 'webhooks'
+        : route.view === 'workspace' || route.view === 'join'
+          ? 'workspaces'
+          : route.view;
   return (
-    <>
+    <WorkspacesProvider>
       <div class="console-bar">
         <nav aria-label="Console">
           <NavLink href={hrefOf.fleet()} current={section === 'fleet'}>
@@ -85,10 +100,14 @@ export function Console() {
           <NavLink href={hrefOf.webhooks()} current={section === 'webhooks'}>
             Webhooks
           </NavLink>
+          <NavLink href={hrefOf.workspaces()} current={section === 'workspaces'}>
+            Workspaces
+          </NavLink>
         </nav>
+        <WorkspaceSwitcher />
         <LiveIndicator />
       </div>
       <div class="view">{viewOf(route)}</div>
-    </>
+    </WorkspacesProvider>
   );
 }

@@ -10,6 +10,11 @@ export type Route =
   | { view: 'events' }
   | { view: 'webhooks' }
   | { view: 'webhook'; webhookId: string }
+  | { view: 'workspaces' }
+  /** One workspace: its members and invitations. */
+  | { view: 'workspace'; workspaceId: string }
+  /** An invitation's link: the invited person joins here. */
+  | { view: 'join'; token: string }
   | { view: 'missing'; hash: string };
 
 export function routeOf(hash: string): Route {
@@ -21,6 +26,9 @@ export function routeOf(hash: string): Route {
   if (parts[0] === 'events' && parts.length === 1) return { view: 'events' };
   if (parts[0] === 'webhooks' && parts.length === 1) return { view: 'webhooks' };
   if (parts[0] === 'webhooks' && parts.length === 2 && parts[1]) return { view: 'webhook', webhookId: parts[1] };
+  if (parts[0] === 'workspaces' && parts.length === 1) return { view: 'workspaces' };
+  if (parts[0] === 'workspaces' && parts.length === 2 && parts[1]) return { view: 'workspace', workspaceId: parts[1] };
+  if (parts[0] === 'join' && parts.length === 2 && parts[1]) return { view: 'join', token: parts[1] };
   return { view: 'missing', hash };
 }
 
@@ -31,6 +39,9 @@ export const hrefOf = {
   events: () => '#/events',
   webhooks: () => '#/webhooks',
   webhook: (webhookId: string) => `#/webhooks/${encodeURIComponent(webhookId)}`,
+  workspaces: () => '#/workspaces',
+  workspace: (workspaceId: string) => `#/workspaces/${encodeURIComponent(workspaceId)}`,
+  join: (token: string) => `#/join/${encodeURIComponent(token)}`,
 };
 
 export function useRoute(): Route {

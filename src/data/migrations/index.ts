@@ -15,6 +15,7 @@ import * as lighterWrites from './013-lighter-writes';
 import * as steering from './014-steering';
 import * as deferredTasks from './015-deferred-tasks';
 import * as workspaces from './016-workspaces';
+import * as auditEvents from './017-audit-events';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -36,6 +37,7 @@ const migrations: Array<[string, Migration]> = [
   ['014-steering', steering],
   ['015-deferred-tasks', deferredTasks],
   ['016-workspaces', workspaces],
+  ['017-audit-events', auditEvents],
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

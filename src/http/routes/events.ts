@@ -20,10 +20,12 @@ export function eventHandlers(
 ): Pick<OperationHandlers, 'listEvents'> {
   const listEvents: Handler<'listEvents'> = async (req, res) => {
     const principal = principalOf(req);
-    const scope = await events.eventScopeOf(store, principal, req.query.agent_id, req.query.types);
+    const scope = await events.eventScopeOf(store, principal, { agentId: req.query.agent_id, workspaceId: req.query.workspace_id, types: req.query.types });
     // `after` wins over the header an EventSource sends when it reconnects.
     const after = req.query.after ?? req.get('last-event-id');
-    if (wantsEventStream(req)) return streams.open(req, res, principal, scope, after, () => stillAuthenticated(req));
+    // A stream ends at a keep-alive once its credential stops working or the reader's workspaces or roles change.
+    const stillValid = async () => (await stillAuthenticated(req)) && (await events.scopeStillHolds(store, scope));
+    if (wantsEventStream(req)) return streams.open(req, res, principal, scope, after, stillValid);
     const page = await events.listEvents(store, scope, after, Math.min(req.query.limit ?? 20, MAX_PAGE));
     const nextCursor = page.hasMore ? (page.items.at(-1)?.id ?? null) : null;
     res.set('Cache-Control', 'private, no-cache').json({ data: page.items, meta: { nextCursor, hasMore: page.hasMore } });

@@ -6,14 +6,17 @@ export function lengthsOf(agent: Agent, task: Task, summary: TaskSummary, user: 
   const owner: string | null = agent.owner_id;
   const started: string | null = summary.started_at;
   const description: string | null = webhook.description;
-  void [owner, started, description, task.progress];
+  // A workspace's own events name no agent; the service's own changes no actor.
+  const eventAgent: string | null = event.agent_id;
+  const actor: { type: 'user' | 'agent_key' | 'service_key'; id: string } | null = event.actor;
+  void [owner, started, description, task.progress, eventAgent];
   return (
     agent.id.length + agent.name.length + agent.type.length + agent.status.length + agent.created_at.length + agent.updated_at.length +
     task.id.length + task.agent_id.length + task.title.length + task.attempts + task.max_attempts + task.available_at.length +
     summary.id.length + summary.title.length + summary.priority + summary.status.length +
     user.id.length + user.email.length + user.name.length + user.role.length +
     lease.id.length + lease.task.title.length + lease.task_id.length + lease.ttl_seconds + lease.expires_at.length +
-    event.id.length + event.type.length + event.occurred_at.length + event.agent_id.length +
+    event.id.length + event.type.length + event.occurred_at.length + event.workspace_id.length + (actor === null ? 0 : actor.type.length + actor.id.length) +
     webhook.id.length + webhook.url.length + String(webhook.enabled).length +
     key.id.length + key.prefix.length + key.scopes.length
   );

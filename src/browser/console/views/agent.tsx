@@ -14,6 +14,7 @@ import { KeysSection } from './agent/keys';
 import { OverviewSection, UsageSection, WorkersSection } from './agent/overview';
 import { SchedulesSection } from './agent/schedules';
 import { TasksSection } from './agent/tasks';
+import { RightsContext, useRights } from '../workspaces';
 
 type Agent = components['schemas']['AgentResource'];
 
@@ -49,6 +50,7 @@ function NoSuchAgent() {
 
 export function AgentView({ agentId }: { agentId: string }) {
   const agent = useLoad(() => readAgent(agentId), [agentId]);
+  const rights = useRights(agent.data?.workspace_id);
   useEvents(
     (event) => {
       if (event.agent_id !== agentId || !event.type.startsWith('agent.')) return;
@@ -83,32 +85,34 @@ export function AgentView({ agentId }: { agentId: string }) {
     );
   }
   return (
-    <section class="agent-view">
-      {back}
-      <header class="agent-header">
-        <ViewHeading>{shown.name}</ViewHeading>
-        <StatusBadge status={shown.status} />
-      </header>
-      <dl class="agent-facts">
-        <div>
-          <dt>Type</dt>
-          <dd>{shown.type}</dd>
-        </div>
-        <div>
-          <dt>Agent id</dt>
-          <dd>
-            <code>{shown.id}</code> <CopyButton text={shown.id} label="Copy agent id" />
-          </dd>
-        </div>
-        <ConcurrencyFact agent={shown} onChanged={(changed) => agent.patch((current) => (current ? { ...current, ...changed, id: current.id } : current))} />
-      </dl>
-      {agent.error && <Problem message={agent.error} onRetry={agent.reload} />}
-      <OverviewSection agentId={agentId} />
-      <WorkersSection agentId={agentId} />
-      <TasksSection agentId={agentId} />
-      <SchedulesSection agentId={agentId} />
-      <UsageSection agentId={agentId} />
-      <KeysSection agentId={agentId} />
-    </section>
+    <RightsContext.Provider value={rights}>
+      <section class="agent-view">
+        {back}
+        <header class="agent-header">
+          <ViewHeading>{shown.name}</ViewHeading>
+          <StatusBadge status={shown.status} />
+        </header>
+        <dl class="agent-facts">
+          <div>
+            <dt>Type</dt>
+            <dd>{shown.type}</dd>
+          </div>
+          <div>
+            <dt>Agent id</dt>
+            <dd>
+              <code>{shown.id}</code> <CopyButton text={shown.id} label="Copy agent id" />
+            </dd>
+          </div>
+          <ConcurrencyFact agent={shown} onChanged={(changed) => agent.patch((current) => (current ? { ...current, ...changed, id: current.id } : current))} />
+        </dl>
+        {agent.error && <Problem message={agent.error} onRetry={agent.reload} />}
+        <OverviewSection agentId={agentId} />
+        <WorkersSection agentId={agentId} />
+        <TasksSection agentId={agentId} />
+        <SchedulesSection agentId={agentId} />
+        <UsageSection agentId={agentId} />
+        <KeysSection agentId={agentId} />
+      </section>
+    </RightsContext.Provider>
   );
 }

@@ -28,7 +28,7 @@ export interface Feed {
 export const EMPTY_FEED: Feed = { events: [], gaps: [], trimmed: false };
 
 /** Every event type, each with its family: a Record, so that the compiler says when api.yaml adds one. */
-const FAMILY_OF: Record<FleetEventType, 'agent' | 'task'> = {
+const FAMILY_OF: Record<FleetEventType, 'agent' | 'task' | 'workspace'> = {
   'agent.created': 'agent',
   'agent.updated': 'agent',
   'agent.deleted': 'agent',
@@ -41,6 +41,18 @@ const FAMILY_OF: Record<FleetEventType, 'agent' | 'task'> = {
   'task.cancelled': 'task',
   'task.requeued': 'task',
   'task.deleted': 'task',
+  'workspace.updated': 'workspace',
+  'member.added': 'workspace',
+  'member.role_changed': 'workspace',
+  'member.removed': 'workspace',
+  'invitation.created': 'workspace',
+  'invitation.accepted': 'workspace',
+  'invitation.revoked': 'workspace',
+  'agent_key.created': 'workspace',
+  'agent_key.revoked': 'workspace',
+  'webhook.created': 'workspace',
+  'webhook.updated': 'workspace',
+  'webhook.deleted': 'workspace',
 };
 export const EVENT_TYPES = Object.keys(FAMILY_OF) as FleetEventType[];
 const OUTCOMES: readonly string[] = ['task.succeeded', 'task.failed', 'task.cancelled'];
@@ -105,11 +117,11 @@ export async function readHistoryAfter(after: string | undefined): Promise<{ rea
 }
 
 /** What the type filter offers: everything, a family, the outcomes, or one type. */
-export type TypeFilter = 'all' | 'family:agent' | 'family:task' | 'outcomes' | FleetEventType;
+export type TypeFilter = 'all' | 'family:agent' | 'family:task' | 'family:workspace' | 'outcomes' | FleetEventType;
 
 export function matchesType(event: FleetEvent, filter: TypeFilter): boolean {
   if (filter === 'all') return true;
-  if (filter === 'family:agent' || filter === 'family:task') return familyOf(event.type) === filter.slice('family:'.length);
+  if (filter === 'family:agent' || filter === 'family:task' || filter === 'family:workspace') return familyOf(event.type) === filter.slice('family:'.length);
   if (filter === 'outcomes') return OUTCOMES.includes(event.type);
   return event.type === filter;
 }
@@ -130,8 +142,49 @@ function resultText(result: unknown): string {
 /** Fields a summary tells in its own words, that follow from the status (times, the lease), or that name the task. */
 const TOLD = new Set(['status', 'previous_status', 'result', 'error', 'progress', 'attempts', 'name', 'title', 'previous_title', 'updated_at', 'started_at', 'finished_at', 'lease_id']);
 
-/** The event in one line: what became of the task or agent. */
+/** A workspace's own change in one line: who joined or left, which key or webhook came or went. */
+function auditSummaryOf(event: FleetEvent): string | undefined {
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  const text = (field: string) => textOf(data[field] ?? '?');
+  // The name the event recorded, unless the person is the one reading (or the event names none).
+  const person = () => {
+    const userId = String(data['user_id'] ?? '');
+    return userId !== myId && typeof data['name'] === 'string' ? data['name'] : personName(userId);
+  };
+  switch (event.type) {
+    case 'workspace.updated':
+      return `renamed “${text('previous_name')}” → “${text('name')}”`;
+    case 'member.added':
+      return `${person()} joined as ${text('role')}`;
+    case 'member.role_changed':
+      return `${person()}: ${text('previous_role')} → ${text('role')}`;
+    case 'member.removed':
+      return data['left'] === true ? `${person()} left` : `${person()} removed (was ${text('role')})`;
+    case 'invitation.created':
+      return `${text('email')} invited as ${text('role')}`;
+    case 'invitation.accepted':
+      return `${text('email')} accepted the invitation (${text('role')})`;
+    case 'invitation.revoked':
+      return `the invitation of ${text('email')} revoked`;
+    case 'agent_key.created':
+      return `key “${text('name')}” (${text('prefix')}…) created`;
+    case 'agent_key.revoked':
+      return `key “${text('name')}” (${text('prefix')}…) revoked`;
+    case 'webhook.created':
+      return shorten(`webhook ${text('url')} created`, 200);
+    case 'webhook.deleted':
+      return shorten(`webhook ${text('url')} deleted`, 200);
+    case 'webhook.updated':
+      return `webhook changed: ${Object.keys(data).filter((field) => field !== 'id' && field !== 'updated_at').join(', ') || 'nothing'}`;
+    default:
+      return undefined;
+  }
+}
+
+/** The event in one line: what became of the task or agent, or of the workspace. */
 export function summaryOf(event: FleetEvent): string {
+  const audit = auditSummaryOf(event);
+  if (audit !== undefined) return audit;
   const data = (event.data ?? {}) as Record<string, unknown>;
   switch (event.type) {
     case 'task.created':
@@ -220,7 +273,7 @@ export async function learnTaskTitles(events: readonly FleetEvent[]): Promise<bo
   for (const event of events) learnt = learnTaskTitle(event) || learnt;
   const unknown = new Map<string, string>();
   for (const event of events) {
-    if (event.task_id !== null && !taskTitles.has(event.task_id) && !titleReads.has(event.task_id)) unknown.set(event.task_id, event.agent_id);
+    if (event.task_id !== null && event.agent_id !== null && !taskTitles.has(event.task_id) && !titleReads.has(event.task_id)) unknown.set(event.task_id, event.agent_id);
   }
   const toRead = [...unknown].slice(0, Math.max(0, TITLE_READS - titleReads.size));
   for (let start = 0; start < toRead.length; start += TITLE_READS_AT_ONCE) {
@@ -275,7 +328,7 @@ export function readAgentNames(): Promise<void> {
 /** Learns names from agent events; answers whether anything changed. */
 export function learnAgentName(event: FleetEvent): boolean {
   const name = (event.data as Record<string, unknown> | undefined)?.['name'];
-  if ((event.type === 'agent.created' || event.type === 'agent.updated') && typeof name === 'string' && agentNames.get(event.agent_id) !== name) {
+  if ((event.type === 'agent.created' || event.type === 'agent.updated') && event.agent_id !== null && typeof name === 'string' && agentNames.get(event.agent_id) !== name) {
     agentNames.set(event.agent_id, name);
     return true;
   }
@@ -286,6 +339,49 @@ export const nameOfAgent = (agentId: string): string | undefined => agentNames.g
 export const knownAgents = (): Array<[string, string]> => [...agentNames.entries()];
 /** The end of an id: ids begin with their time (UUIDv7), so their first characters are alike. */
 export const shortId = (id: string): string => `…${id.slice(-8)}`;
+
+/** People's names by user id, from the members of the workspaces the person can see, read once per page. */
+const people = new Map<string, string>();
+let peopleRead: Promise<void> | undefined;
+/** Whose name the feed shows as "you". */
+let myId: string | undefined;
+
+export function readPeople(me: string | undefined, workspaceIds: readonly string[]): Promise<void> {
+  myId = me;
+  peopleRead ??= (async () => {
+    for (const workspaceId of workspaceIds.slice(0, MAX_WORKSPACES_READ)) {
+      for await (const member of api.paginate('/api/v1/workspaces/{workspace_id}/members', { params: { path: { workspace_id: workspaceId }, query: { limit: 100 } } })) {
+        people.set(member.user_id, member.name);
+      }
+    }
+  })().catch(() => {
+    // Names are a nicety: without them the feed shows short ids. Read again on the next open.
+    peopleRead = undefined;
+  });
+  return peopleRead;
+}
+/** The most workspaces whose members are read for names. */
+const MAX_WORKSPACES_READ = 20;
+
+/** A person by name ("you" for the signed-in one), else by the end of their id. */
+export function personName(userId: string): string {
+  if (userId === myId) return 'you';
+  return people.get(userId) ?? `user ${shortId(userId)}`;
+}
+
+/** Who made the change, in a few words. */
+export function actorText(event: FleetEvent): string {
+  const { actor } = event;
+  if (actor === null) return 'by the service';
+  switch (actor.type) {
+    case 'user':
+      return `by ${personName(actor.id)}`;
+    case 'agent_key':
+      return `by agent key ${shortId(actor.id)}`;
+    case 'service_key':
+      return `by service key ${actor.id}`;
+  }
+}
 
 /** The feed as the page last showed it, so that coming back to the view reads only what is new. */
 let remembered: Feed | undefined;

@@ -9,6 +9,7 @@ import { messageOf } from '../../api';
 import { useEvents } from '../live';
 import { hrefOf } from '../route';
 import { Empty, JsonBlock, Loading, Problem, Time, ViewHeading } from '../ui';
+import { useWorkspaces, workspaceLabel } from '../workspaces';
 import {
   EMPTY_FEED,
   EVENT_TYPES,
@@ -22,8 +23,10 @@ import {
   mergeEvents,
   nameOfAgent,
   progressOf,
+  actorText,
   readAgentNames,
   readHistoryAfter,
+  readPeople,
   rememberedFeed,
   rememberFeed,
   shortId,
@@ -38,6 +41,7 @@ const TYPE_CHOICES: Array<{ value: TypeFilter; label: string }> = [
   { value: 'all', label: 'All events' },
   { value: 'family:task', label: 'Task events (task.*)' },
   { value: 'family:agent', label: 'Agent events (agent.*)' },
+  { value: 'family:workspace', label: 'Workspace events (members, invitations, keys, webhooks)' },
   { value: 'outcomes', label: 'Finished tasks (succeeded, failed, cancelled)' },
 ];
 
@@ -55,10 +59,10 @@ function AgentLink({ agentId }: { agentId: string }) {
 }
 
 /** The task by its title (its short id until the title is known), linking to its page. */
-function TaskLink({ event, taskId }: { event: FleetEvent; taskId: string }) {
+function TaskLink({ event, agentId, taskId }: { event: FleetEvent; agentId: string; taskId: string }) {
   const title = titleOfTask(event);
   return (
-    <a class="event-task" href={hrefOf.task(event.agent_id, taskId)}>
+    <a class="event-task" href={hrefOf.task(agentId, taskId)}>
       {title !== undefined ? (
         <span class="event-task-title">{title}</span>
       ) : (
@@ -107,8 +111,9 @@ function EventRow({ event }: { event: FleetEvent }) {
       <div class="event-line">
         <Time at={event.occurred_at} />
         <EventKind type={event.type} />
-        <AgentLink agentId={event.agent_id} />
-        {event.task_id && <TaskLink event={event} taskId={event.task_id} />}
+        {event.agent_id !== null && <AgentLink agentId={event.agent_id} />}
+        {event.task_id && event.agent_id !== null && <TaskLink event={event} agentId={event.agent_id} taskId={event.task_id} />}
+        <span class="event-actor">{actorText(event)}</span>
         <button type="button" class="secondary event-toggle" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen(!open)}>
           Details
         </button>
@@ -150,6 +155,15 @@ export function EventsView() {
   const [typeFilter, setTypeFilter] = useState<TypeFilter>('all');
   const [, setNamesVersion] = useState(0);
   const mounted = useRef(true);
+  const { current, me, list } = useWorkspaces();
+
+  useEffect(() => {
+    if (list === undefined) return;
+    void readPeople(
+      me?.id,
+      list.map((workspace) => workspace.id),
+    ).then(() => mounted.current && setNamesVersion((version) => version + 1));
+  }, [list, me]);
 
   useEffect(() => {
     mounted.current = true;
@@ -218,11 +232,12 @@ export function EventsView() {
     setPaused(false);
   };
 
-  const matches = (event: FleetEvent) => (agentFilter === 'all' || event.agent_id === agentFilter) && matchesType(event, typeFilter);
+  const matches = (event: FleetEvent) =>
+    (current === undefined || event.workspace_id === current.id) && (agentFilter === 'all' || event.agent_id === agentFilter) && matchesType(event, typeFilter);
   const waiting = held.filter(matches).length;
 
   const agentChoices = new Map(knownAgents());
-  for (const event of feed.events) if (!agentChoices.has(event.agent_id)) agentChoices.set(event.agent_id, `agent ${shortId(event.agent_id)}`);
+  for (const event of feed.events) if (event.agent_id !== null && !agentChoices.has(event.agent_id)) agentChoices.set(event.agent_id, `agent ${shortId(event.agent_id)}`);
   const sortedAgents = [...agentChoices.entries()].sort((a, b) => a[1].localeCompare(b[1]));
 
   const rows: JSX.Element[] = [];
@@ -246,7 +261,10 @@ export function EventsView() {
   return (
     <section class="events">
       <ViewHeading>Events</ViewHeading>
-      <p class="muted">Every change of your agents and their tasks, newest first, as it happens.</p>
+      <p class="muted">
+        Every change of your agents and their tasks, and of your workspaces, newest first, as it happens{current ? ` in ${workspaceLabel(current)}` : ''}: who did it, and
+        what.
+      </p>
       <div class="feed-controls">
         <div class="feed-filter">
           <label for="feed-agent">Agent</label>

@@ -8,6 +8,7 @@ import { useLoad } from '../load';
 import { useSubmission } from '../submit';
 import { hrefOf } from '../route';
 import { Empty, Loading, Problem, StatusBadge, ViewHeading } from '../ui';
+import { useWorkspaces, workspaceLabel } from '../workspaces';
 
 type Agent = components['schemas']['AgentResource'];
 type TaskCounts = components['schemas']['TaskCounts'];
@@ -20,9 +21,10 @@ const AGENT_TYPES: readonly AgentType[] = ['type_a', 'type_b', 'type_c'];
 const MAX_AGENTS = 1000;
 const NO_TASKS: TaskCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
 
-async function readFleet(): Promise<Agent[]> {
+async function readFleet(workspaceId: string | undefined): Promise<Agent[]> {
   const agents: Agent[] = [];
-  for await (const agent of api.paginate('/api/v1/agents', { params: { query: { include: 'task_counts', limit: 100, sort: 'name' } } })) {
+  const query = { include: 'task_counts' as const, limit: 100, sort: 'name' as const, ...(workspaceId ? { workspace_id: workspaceId } : {}) };
+  for await (const agent of api.paginate('/api/v1/agents', { params: { query } })) {
     agents.push(agent as Agent);
     if (agents.length >= MAX_AGENTS) break;
   }
@@ -52,14 +54,14 @@ export function applyFleetEvent(agents: Agent[], event: FleetEvent): Agent[] {
   });
 }
 
-function NewAgentForm({ onCreated }: { onCreated: () => void }) {
+function NewAgentForm({ workspaceId, onCreated }: { workspaceId: string | undefined; onCreated: () => void }) {
   const [name, setName] = useState('');
   const [type, setType] = useState<AgentType>('type_a');
   const { busy, problem, run } = useSubmission('The agent could not be created. Please try again.');
   const submit = (event: Event) => {
     event.preventDefault();
     return run(async () => {
-      const { error, response } = await api.POST('/api/v1/agents', { body: { name, type } });
+      const { error, response } = await api.POST('/api/v1/agents', { body: { name, type, ...(workspaceId ? { workspace_id: workspaceId } : {}) } });
       if (!response.ok) throw error;
       setName('');
       onCreated();
@@ -101,23 +103,29 @@ function Counts({ counts }: { counts: TaskCounts }) {
 }
 
 export function FleetView() {
-  const fleet = useLoad(readFleet, []);
+  const { current, createIn, may } = useWorkspaces();
+  const fleet = useLoad(() => readFleet(current?.id), [current?.id]);
   useEvents(
     (event) => {
+      if (current !== undefined && event.workspace_id !== current.id) return;
       fleet.patch((agents) => applyFleetEvent(agents, event));
       fleet.reconcile();
     },
-    [fleet.patch, fleet.reconcile],
+    [fleet.patch, fleet.reconcile, current?.id],
   );
   const agents = fleet.data;
+  const mayAdd = may(createIn, 'operator');
   return (
     <section class="fleet" aria-labelledby="fleet-title">
-      <ViewHeading>Your fleet</ViewHeading>
+      <ViewHeading>{current ? workspaceLabel(current) : 'Your fleet'}</ViewHeading>
       {agents === undefined && fleet.loading && <Loading what="your agents" />}
       {fleet.error && <Problem message={fleet.error} onRetry={fleet.reload} />}
       {agents !== undefined && agents.length === 0 && (
         <Empty>
-          <p>You have no agents yet. Add one below, then give it a key so that it can sign in and take tasks.</p>
+          <p>
+            {current ? 'This workspace has no agents yet.' : 'You have no agents yet.'}
+            {mayAdd ? ' Add one below, then give it a key so that it can sign in and take tasks.' : ''}
+          </p>
         </Empty>
       )}
       {agents !== undefined && agents.length > 0 && (
@@ -147,7 +155,7 @@ export function FleetView() {
           </ul>
         </>
       )}
-      <NewAgentForm onCreated={fleet.reload} />
+      {mayAdd && <NewAgentForm workspaceId={createIn} onCreated={fleet.reload} />}
     </section>
   );
 }

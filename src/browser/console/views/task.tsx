@@ -20,6 +20,7 @@ import { cancelTask, isCancellable } from './task/cancel-task';
 import { isRetryable, retryTask } from './task/retry-task';
 import { LOG_LEVELS, MAX_LINES, useTaskLog, type LogLevel } from './task/task-logs';
 import { Timeline, workerName, type Attempt } from './task/timeline';
+import { useRights } from '../workspaces';
 
 type Schedule = components['schemas']['Schedule'];
 
@@ -233,6 +234,7 @@ export function TaskView({ agentId, taskId }: { agentId: string; taskId: string 
   const task = useLoad(() => readTask(agentId, taskId), [agentId, taskId]);
   const attempts = useLoad(() => readAttempts(agentId, taskId), [agentId, taskId]);
   const agent = useLoad(() => readAgent(agentId), [agentId]);
+  const { operate } = useRights(agent.data?.workspace_id);
   // Once cancelled (or queued again), its button is gone: focus goes to the words that say so, not
   // to nothing. They stay while the task is in the status they name.
   const [justDone, setJustDone] = useState<{ words: string; status: Task['status'] } | undefined>(undefined);
@@ -347,7 +349,7 @@ export function TaskView({ agentId, taskId }: { agentId: string; taskId: string 
           {justDone.words}
         </p>
       )}
-      {isCancellable(shown) && (
+      {operate && isCancellable(shown) && (
         <div class="task-actions">
           <ConfirmAction
             label="Cancel task"
@@ -365,7 +367,7 @@ export function TaskView({ agentId, taskId }: { agentId: string; taskId: string 
           />
         </div>
       )}
-      {isRetryable(shown) && (
+      {operate && isRetryable(shown) && (
         <div class="task-actions">
           <PressButton
             label="Retry task"

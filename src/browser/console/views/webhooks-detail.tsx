@@ -8,6 +8,7 @@ import { RECONCILE_MS, useLoad } from '../load';
 import { hrefOf } from '../route';
 import { Empty, Loading, Problem, StatusBadge, Time, ViewHeading } from '../ui';
 import { DeleteWebhook, EnabledBadge, EnabledToggle, typesText, type Webhook, type WebhookDelivery } from './webhooks-parts';
+import { RightsContext, useRights, useViewRights } from '../workspaces';
 
 const DELIVERY_PAGE = 50;
 /** How long after "Send again" the log is read for the attempt's outcome (a sender takes it within a second). */
@@ -98,6 +99,7 @@ function SendAgain({ delivery, onSent }: { delivery: WebhookDelivery; onSent: (s
 }
 
 function DeliveryRow({ delivery, onSent }: { delivery: WebhookDelivery; onSent: (sent: WebhookDelivery) => void }) {
+  const { administer } = useViewRights();
   const [open, setOpen] = useState(false);
   const logId = `delivery-${delivery.id}-attempts`;
   const answer =
@@ -118,7 +120,7 @@ function DeliveryRow({ delivery, onSent }: { delivery: WebhookDelivery; onSent: 
               Attempt log ({delivery.attempt_log.length})
             </button>
           )}
-          <SendAgain delivery={delivery} onSent={onSent} />
+          {administer && <SendAgain delivery={delivery} onSent={onSent} />}
         </div>
       </div>
       {delivery.last_error && <p class="delivery-error">Last error: {delivery.last_error}</p>}
@@ -244,6 +246,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
 }
 
 function Settings({ webhook, onChanged }: { webhook: Webhook; onChanged: (changed: Webhook) => void }) {
+  const { administer } = useViewRights();
   return (
     <section class="webhook-settings" aria-labelledby="settings-title">
       <h2 id="settings-title">Settings</h2>
@@ -268,10 +271,12 @@ function Settings({ webhook, onChanged }: { webhook: Webhook; onChanged: (change
           <Time at={webhook.updated_at} />
         </dd>
       </dl>
-      <div class="webhook-actions">
-        <EnabledToggle webhook={webhook} onChanged={onChanged} />
-        <DeleteWebhook webhook={webhook} onDeleted={() => (window.location.hash = hrefOf.webhooks())} />
-      </div>
+      {administer && (
+        <div class="webhook-actions">
+          <EnabledToggle webhook={webhook} onChanged={onChanged} />
+          <DeleteWebhook webhook={webhook} onDeleted={() => (window.location.hash = hrefOf.webhooks())} />
+        </div>
+      )}
     </section>
   );
 }
@@ -279,6 +284,7 @@ function Settings({ webhook, onChanged }: { webhook: Webhook; onChanged: (change
 export function WebhookView({ webhookId }: { webhookId: string }) {
   const loaded = useLoad(() => readWebhook(webhookId), [webhookId]);
   const found = loaded.data;
+  const rights = useRights(found?.found ? found.webhook.workspace_id : undefined);
   if (found === undefined) {
     return (
       <section class="webhook">
@@ -311,8 +317,10 @@ export function WebhookView({ webhookId }: { webhookId: string }) {
       <ViewHeading>
         Webhook <span class="webhook-url">{webhook.url}</span>
       </ViewHeading>
-      <Settings webhook={webhook} onChanged={(changed) => loaded.patch(() => ({ found: true, webhook: changed }))} />
-      <Deliveries webhookId={webhook.id} />
+      <RightsContext.Provider value={rights}>
+        <Settings webhook={webhook} onChanged={(changed) => loaded.patch(() => ({ found: true, webhook: changed }))} />
+        <Deliveries webhookId={webhook.id} />
+      </RightsContext.Provider>
     </section>
   );
 }

@@ -11,6 +11,7 @@ import { SecretOnce } from '../secret-once';
 import { Empty, Loading, Problem, Time, ViewHeading } from '../ui';
 import { EVENT_TYPES } from './events-feed';
 import { DeleteWebhook, EnabledBadge, EnabledToggle, typesText, type Webhook, type WebhookCreated } from './webhooks-parts';
+import { useRights, useWorkspaces } from '../workspaces';
 
 export { WebhookView } from './webhooks-detail';
 
@@ -26,7 +27,7 @@ async function readWebhooks(): Promise<Webhook[]> {
   return webhooks;
 }
 
-function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookCreated) => void }) {
+function NewWebhookForm({ workspaceId, onCreated }: { workspaceId: string | undefined; onCreated: (created: WebhookCreated) => void }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [every, setEvery] = useState(true);
@@ -44,7 +45,9 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookCreated) =>
     if (!every && chosen.size === 0) return refuse('Choose at least one event type, or every event.');
     return run(async () => {
       const types = every ? undefined : EVENT_TYPES.filter((type) => chosen.has(type));
-      const { data, error, response } = await api.POST('/api/v1/webhooks', { body: { url: url.trim(), ...(types ? { types } : {}), ...(description.trim() ? { description: description.trim() } : {}) } });
+      const { data, error, response } = await api.POST('/api/v1/webhooks', {
+        body: { url: url.trim(), ...(workspaceId ? { workspace_id: workspaceId } : {}), ...(types ? { types } : {}), ...(description.trim() ? { description: description.trim() } : {}) },
+      });
       if (!response.ok || !data) throw error;
       setUrl('');
       setDescription('');
@@ -120,6 +123,7 @@ function WebhookSecret({ created, onDone }: { created: { url: string; secret: st
 }
 
 function WebhookCard({ webhook, onChanged, onDeleted }: { webhook: Webhook; onChanged: (changed: Webhook) => void; onDeleted: () => void }) {
+  const { administer } = useRights(webhook.workspace_id);
   return (
     <li class="webhook-card">
       <div class="webhook-head">
@@ -132,18 +136,21 @@ function WebhookCard({ webhook, onChanged, onDeleted }: { webhook: Webhook; onCh
       <p class="muted webhook-meta">
         {typesText(webhook.types)} · added <Time at={webhook.created_at} />
       </p>
-      <div class="webhook-actions">
-        <EnabledToggle webhook={webhook} onChanged={onChanged} />
-        <DeleteWebhook webhook={webhook} onDeleted={onDeleted} />
-      </div>
+      {administer && (
+        <div class="webhook-actions">
+          <EnabledToggle webhook={webhook} onChanged={onChanged} />
+          <DeleteWebhook webhook={webhook} onDeleted={onDeleted} />
+        </div>
+      )}
     </li>
   );
 }
 
 export function WebhooksView() {
   const list = useLoad(readWebhooks, []);
+  const { current, createIn, may } = useWorkspaces();
   const [created, setCreated] = useState<{ id: string; url: string; secret: string } | undefined>(undefined);
-  const webhooks = list.data;
+  const webhooks = list.data?.filter((webhook) => current === undefined || webhook.workspace_id === current.id);
   const replace = (changed: Webhook) => list.patch((current) => current.map((webhook) => (webhook.id === changed.id ? changed : webhook)));
   const remove = (id: string) => list.patch((current) => current.filter((webhook) => webhook.id !== id));
   const add = ({ secret, ...webhook }: WebhookCreated) => {
@@ -154,8 +161,8 @@ export function WebhooksView() {
     <section class="webhooks">
       <ViewHeading>Webhooks</ViewHeading>
       <p class="muted">
-        A webhook sends every event of your agents and their tasks to a URL of yours as it happens, signed so that your receiver can tell it came from here. Deliveries that fail are
-        tried again, by default for about a day.
+        A webhook sends every event of a workspace (its agents and their tasks, its members, keys and webhooks) to a URL of yours as it happens, signed so that your receiver can
+        tell it came from here. Deliveries that fail are tried again, by default for about a day. Admins and owners of a workspace manage its webhooks.
       </p>
       {created && (
         <WebhookSecret
@@ -181,7 +188,7 @@ export function WebhooksView() {
           ))}
         </ul>
       )}
-      <NewWebhookForm onCreated={add} />
+      {may(createIn, 'admin') && <NewWebhookForm workspaceId={createIn} onCreated={add} />}
     </section>
   );
 }

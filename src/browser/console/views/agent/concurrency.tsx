@@ -6,6 +6,7 @@ import { useRef, useState } from 'preact/hooks';
 import { api } from '../../../api';
 import { useSubmission } from '../../submit';
 import { FieldProblem, invalidProps, Problem, useFocusFollows } from '../../ui';
+import { useViewRights } from '../../workspaces';
 
 type Agent = components['schemas']['AgentResource'];
 
@@ -20,6 +21,7 @@ export function ConcurrencyFact({ agent, onChanged }: { agent: Agent; onChanged:
   const input = useRef<HTMLInputElement>(null);
   const change = useRef<HTMLButtonElement>(null);
   const flipped = useFocusFollows(editing, input, change);
+  const { operate } = useViewRights();
 
   const edit = (on: boolean) => {
     flipped();
@@ -68,9 +70,11 @@ export function ConcurrencyFact({ agent, onChanged }: { agent: Agent; onChanged:
         ) : (
           <>
             <span class="concurrency-value">{concurrencyText(agent.max_concurrency)}</span>{' '}
-            <button type="button" class="secondary" ref={change} onClick={() => edit(true)} aria-label="Change max concurrency">
-              Change
-            </button>
+            {operate && (
+              <button type="button" class="secondary" ref={change} onClick={() => edit(true)} aria-label="Change max concurrency">
+                Change
+              </button>
+            )}
           </>
         )}
       </dd>

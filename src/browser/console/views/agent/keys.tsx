@@ -9,6 +9,7 @@ import { Empty, Loading, Problem, StatusBadge, Time } from '../../ui';
 import { ConfirmAction } from '../../confirm-action';
 import { SecretOnce } from '../../secret-once';
 import { useSubmission } from '../../submit';
+import { useViewRights } from '../../workspaces';
 
 type AgentKey = components['schemas']['AgentKey'];
 type AgentKeyScope = components['schemas']['AgentKeyScope'];
@@ -53,6 +54,7 @@ async function revokeKey(key: AgentKey, onChanged: (key: AgentKey) => void): Pro
 
 function KeyItem({ agentKey, onChanged }: { agentKey: AgentKey; onChanged: (key: AgentKey) => void }) {
   const state = stateOf(agentKey);
+  const { operate } = useViewRights();
   return (
     <li class={`agent-key key-${state}`}>
       <div class="task-head">
@@ -93,7 +95,7 @@ function KeyItem({ agentKey, onChanged }: { agentKey: AgentKey; onChanged: (key:
           </div>
         )}
       </dl>
-      {state !== 'revoked' && (
+      {state !== 'revoked' && operate && (
         <div class="task-actions">
           <ConfirmAction label="Revoke" confirmLabel="Confirm revoke" subject={`key ${agentKey.name}`} onConfirm={() => revokeKey(agentKey, onChanged)} />
         </div>
@@ -180,6 +182,7 @@ export function KeysSection({ agentId }: { agentId: string }) {
   };
   const replace = (changed: AgentKey) => keys.patch((all) => all.map((key) => (key.id === changed.id ? changed : key)));
   const list = keys.data;
+  const rights = useViewRights();
   return (
     <section class="agent-keys" aria-labelledby="keys-title">
       <h2 id="keys-title" tabIndex={-1} ref={heading}>
@@ -203,13 +206,15 @@ export function KeysSection({ agentId }: { agentId: string }) {
           ))}
         </ul>
       )}
-      <NewKeyForm
-        agentId={agentId}
-        onCreated={(key, secret) => {
-          keys.patch((all) => (all.some((each) => each.id === key.id) ? all : [key, ...all]));
-          setCreated(secret);
-        }}
-      />
+      {rights.operate && (
+        <NewKeyForm
+          agentId={agentId}
+          onCreated={(key, secret) => {
+            keys.patch((all) => (all.some((each) => each.id === key.id) ? all : [key, ...all]));
+            setCreated(secret);
+          }}
+        />
+      )}
     </section>
   );
 }

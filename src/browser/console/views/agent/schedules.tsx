@@ -14,6 +14,7 @@ import { hrefOf } from '../../route';
 import { useSubmission } from '../../submit';
 import { Empty, FieldProblem, invalidProps, Loading, Problem, relativeText, secondsText, StatusBadge, Time, useNow } from '../../ui';
 import { REFRESH_MS } from './overview';
+import { useViewRights } from '../../workspaces';
 
 type Schedule = components['schemas']['Schedule'];
 type ScheduleCreate = components['schemas']['ScheduleCreate'];
@@ -146,6 +147,7 @@ async function deleteSchedule(schedule: Schedule, onDeleted: () => void): Promis
 
 function ScheduleItem({ schedule, now, onChanged, onDeleted }: { schedule: Schedule; now: number; onChanged: (changed: Schedule) => void; onDeleted: () => void }) {
   const { template } = schedule;
+  const { operate } = useViewRights();
   return (
     <li class={`schedule${schedule.paused ? ' schedule-paused' : ''}`}>
       <div class="task-head">
@@ -194,16 +196,18 @@ function ScheduleItem({ schedule, now, onChanged, onDeleted }: { schedule: Sched
           <strong>Its last firing made no task:</strong> {schedule.last_error}
         </p>
       )}
-      <div class="task-actions">
-        <PauseToggle schedule={schedule} onChanged={onChanged} />
-        <ConfirmAction
-          label="Delete"
-          confirmLabel="Confirm delete"
-          subject={`schedule ${nameOf(schedule)}`}
-          warning="It will fire no more; the tasks it created stay."
-          onConfirm={() => deleteSchedule(schedule, onDeleted)}
-        />
-      </div>
+      {operate && (
+        <div class="task-actions">
+          <PauseToggle schedule={schedule} onChanged={onChanged} />
+          <ConfirmAction
+            label="Delete"
+            confirmLabel="Confirm delete"
+            subject={`schedule ${nameOf(schedule)}`}
+            warning="It will fire no more; the tasks it created stay."
+            onConfirm={() => deleteSchedule(schedule, onDeleted)}
+          />
+        </div>
+      )}
     </li>
   );
 }
@@ -381,15 +385,18 @@ export function SchedulesSection({ agentId }: { agentId: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const replace = (changed: Schedule) => schedules.patch((all) => all.map((schedule) => (schedule.id === changed.id ? changed : schedule)));
   const list = schedules.data;
+  const rights = useViewRights();
   return (
     <section class="agent-schedules" aria-labelledby="schedules-title">
       <div class="section-head">
         <h2 id="schedules-title" tabIndex={-1} ref={heading}>
           Schedules
         </h2>
-        <button type="button" class="secondary" aria-expanded={formOpen} aria-controls="new-schedule" onClick={() => setFormOpen(!formOpen)}>
-          New schedule
-        </button>
+        {rights.operate && (
+          <button type="button" class="secondary" aria-expanded={formOpen} aria-controls="new-schedule" onClick={() => setFormOpen(!formOpen)}>
+            New schedule
+          </button>
+        )}
       </div>
       <p class="muted schedules-said" role="status">
         {said}
@@ -421,7 +428,7 @@ export function SchedulesSection({ agentId }: { agentId: string }) {
           ))}
         </ul>
       )}
-      {formOpen && (
+      {formOpen && rights.operate && (
         <NewScheduleForm
           agentId={agentId}
           onCreated={(schedule) => {

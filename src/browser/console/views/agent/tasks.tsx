@@ -9,6 +9,7 @@ import { Ago, Empty, Loading, Problem, StatusBadge, useNow } from '../../ui';
 import { hrefOf } from '../../route';
 import { BulkActions } from './bulk-actions';
 import { NewTaskForm } from './new-task-form';
+import { useViewRights } from '../../workspaces';
 import {
   applyTaskEvent,
   FIRST_DESCENDING,
@@ -178,6 +179,7 @@ export function TasksSection({ agentId }: { agentId: string }) {
       return next;
     });
   const from = (trail.length - 1) * TASK_PAGE + 1;
+  const { operate } = useViewRights();
 
   return (
     <section class="agent-tasks" aria-labelledby="tasks-title">
@@ -210,14 +212,16 @@ export function TasksSection({ agentId }: { agentId: string }) {
           </form>
         </div>
       </div>
-      <BulkActions
-        agentId={agentId}
-        chosen={chosen}
-        onChanged={(changed) => {
-          for (const task of changed) page.patch((current) => patchRow(current, task.id, task));
-          setSelected(new Set());
-        }}
-      />
+      {operate && (
+        <BulkActions
+          agentId={agentId}
+          chosen={chosen}
+          onChanged={(changed) => {
+            for (const task of changed) page.patch((current) => patchRow(current, task.id, task));
+            setSelected(new Set());
+          }}
+        />
+      )}
       {tasks === undefined && page.loading && <Loading what="the tasks" />}
       {page.error && <Problem message={page.error} onRetry={page.reload} />}
       {tasks !== undefined && tasks.length === 0 && firstPage && !page.loading && <NoTasks query={query} />}
@@ -267,14 +271,16 @@ export function TasksSection({ agentId }: { agentId: string }) {
           </button>
         </nav>
       )}
-      <NewTaskForm
-        agentId={agentId}
-        onCreated={(task) =>
-          page.patch((current) =>
-            firstPage && isNewestFirst(current.query.sort) && matchesQuery(current.query, task) && !current.tasks.some((row) => row.id === task.id) ? { ...current, tasks: [task, ...current.tasks] } : current,
-          )
-        }
-      />
+      {operate && (
+        <NewTaskForm
+          agentId={agentId}
+          onCreated={(task) =>
+            page.patch((current) =>
+              firstPage && isNewestFirst(current.query.sort) && matchesQuery(current.query, task) && !current.tasks.some((row) => row.id === task.id) ? { ...current, tasks: [task, ...current.tasks] } : current,
+            )
+          }
+        />
+      )}
     </section>
   );
 }
