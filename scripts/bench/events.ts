@@ -23,8 +23,7 @@ import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { buildBaseline, git, ROOT, startApp, stopApp, type AppSpec, type RunningApp } from './apps';
-import { failuresOf, REQUEST_TIMEOUT_S } from './load';
-import { cpuMillisBetween, sampleCpu } from './process-tree';
+import { REQUEST_TIMEOUT_S, timeRun } from './load';
 import { RAISED_LIMITS as WORK_LOOP_LIMITS, runWorkLoop, type WorkLoopConfig, type WorkLoopOptions, type WorkLoopResult } from './work-loop';
 
 export interface EventsOptions {
@@ -118,21 +117,7 @@ async function measurePostTask(app: RunningApp, agentId: string, apiKey: string,
         },
       ],
     });
-  if (options.warmupS > 0) await run(options.warmupS);
-  const before = sampleCpu(app.pid);
-  const result = await run(options.durationS);
-  const after = sampleCpu(app.pid);
-  const answered = result['2xx'] + result.non2xx;
-  const failures = failuresOf(result);
-  return {
-    round,
-    build,
-    what: 'POST task',
-    perSecond: result['2xx'] / result.duration,
-    cpuMicrosPerRequest: answered > 0 ? (cpuMillisBetween(before, after) * 1000) / answered : Number.NaN,
-    p99Ms: result.latency.p99,
-    problems: Object.keys(failures).length > 0 ? [JSON.stringify(failures)] : [],
-  };
+  return { round, build, what: 'POST task', ...(await timeRun(app, run, options)) };
 }
 
 function fromWorkLoop(result: WorkLoopResult, round: number, build: CostMeasurement['build']): CostMeasurement {

@@ -1,6 +1,7 @@
 /** The routes the benchmark drives, and one autocannon run against one app. */
 import autocannon from 'autocannon';
 import type { RunningApp } from './apps';
+import { cpuMillisBetween, sampleCpu } from './process-tree';
 
 export type RouteKey = 'get-one' | 'list' | 'post' | 'post-task' | 'post-logs' | 'heartbeat' | 'heartbeat-usage';
 
@@ -138,4 +139,28 @@ export function failuresOf(result: autocannon.Result): Record<string, number> {
   if (result.timeouts > 0) failures.timeouts = result.timeouts;
   if (result.errors > result.timeouts) failures['connection errors'] = result.errors - result.timeouts;
   return failures;
+}
+
+/** One timed autocannon run of an app, after its warm-up: req/s of 2xx, the app's CPU per answered request, the p99, and what failed. */
+export interface TimedRun {
+  perSecond: number;
+  cpuMicrosPerRequest: number;
+  p99Ms: number;
+  problems: string[];
+}
+
+/** Warms `app` up with `run`, then times `durationS` seconds of it, sampling the app's CPU either side. */
+export async function timeRun(app: RunningApp, run: (seconds: number) => Promise<autocannon.Result>, options: { warmupS: number; durationS: number }): Promise<TimedRun> {
+  if (options.warmupS > 0) await run(options.warmupS);
+  const before = sampleCpu(app.pid);
+  const result = await run(options.durationS);
+  const after = sampleCpu(app.pid);
+  const answered = result['2xx'] + result.non2xx;
+  const failures = failuresOf(result);
+  return {
+    perSecond: result['2xx'] / result.duration,
+    cpuMicrosPerRequest: answered > 0 ? (cpuMillisBetween(before, after) * 1000) / answered : Number.NaN,
+    p99Ms: result.latency.p99,
+    problems: Object.keys(failures).length > 0 ? [JSON.stringify(failures)] : [],
+  };
 }

@@ -13,9 +13,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { buildBaseline, startApp, stopApp, type AppSpec, type RunningApp } from './apps';
-import { failuresOf, REQUEST_TIMEOUT_S } from './load';
+import { REQUEST_TIMEOUT_S, timeRun } from './load';
 import { assertPackagesCovered, currentBuild, DISTURBED_CORES, fixed, median, percent, waitForQuiet } from './loop-rounds';
-import { cpuMillisBetween, sampleCpu } from './process-tree';
 import { RAISED_LIMITS } from './work-loop';
 
 export interface WorkspacesOptions {
@@ -84,21 +83,7 @@ async function userWithAgents(app: RunningApp, count: number): Promise<{ token: 
 async function measure(app: RunningApp, read: Read, path: string, token: string, options: WorkspacesOptions, round: number, build: Build): Promise<WorkspacesMeasurement> {
   const run = (seconds: number) =>
     autocannon({ url: `http://127.0.0.1:${app.port}${path}`, connections: options.connections, duration: seconds, timeout: REQUEST_TIMEOUT_S, headers: { authorization: `Bearer ${token}` } });
-  if (options.warmupS > 0) await run(options.warmupS);
-  const before = sampleCpu(app.pid);
-  const result = await run(options.durationS);
-  const after = sampleCpu(app.pid);
-  const answered = result['2xx'] + result.non2xx;
-  const failures = failuresOf(result);
-  return {
-    round,
-    build,
-    read,
-    perSecond: result['2xx'] / result.duration,
-    cpuMicrosPerRequest: answered > 0 ? (cpuMillisBetween(before, after) * 1000) / answered : Number.NaN,
-    p99Ms: result.latency.p99,
-    problems: Object.keys(failures).length > 0 ? [JSON.stringify(failures)] : [],
-  };
+  return { round, build, read, ...(await timeRun(app, run, options)) };
 }
 
 export async function runWorkspacesSuite(options: WorkspacesOptions, benchDir: string): Promise<{ report: WorkspacesReport; failed: boolean }> {

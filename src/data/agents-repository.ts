@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import type { ListQuery, ListResult } from './list-query';
 import type { Agent, WorkspaceRole } from '../model';
-import { compileIdPages, runListQuery, scopedBy, type ColumnAllowList, type IdPages } from './collection-query';
+import { runListQuery, type ColumnAllowList } from './collection-query';
 import { compileQuery, type CompiledQuery, type Executor } from './compiled-query';
 import { isId } from './ids';
 import type { RowMapper } from './row-mapper';
-import { ofMember, scopeOf, workspacesOfMember, type Reached, type WorkspaceReach } from './workspace-scope';
+import { compileWorkspacePages, confineTo, withMemberRole, type Reached, type WorkspaceReach, type WorkspacePages } from './workspace-scope';
 
 export interface AgentsRepository {
   insert(agent: Agent): Promise<Agent>;
@@ -19,8 +19,8 @@ export interface AgentsRepository {
   update(id: string, changes: Partial<Omit<Agent, 'id' | 'created_at' | 'owner_id'>>): Promise<Agent>;
   /** The bytes the deleted agent's tasks stored, or undefined when there was no such agent. */
   remove(id: string): Promise<number | undefined>;
-  /** How many agents a workspace holds, up to `atMost`. */
-  countInWorkspace(workspaceId: string, atMost: number): Promise<number>;
+  /** Whether a workspace holds any agent. */
+  anyInWorkspace(workspaceId: string): Promise<boolean>;
   countOwnedBy(ownerId: string): Promise<number>;
   /** Moves the sum of the agent's tasks' stored bytes by `delta`. */
   addStoredBytes(id: string, delta: number): Promise<void>;
@@ -55,7 +55,7 @@ type FindQuery = CompiledQuery<'id' | 'memberId', Row | undefined>;
 export interface AgentsQueries {
   /** By reach (every agent, or a member's with their role), then by lock (the same query where the database cannot lock rows). */
   find: Record<'any' | 'member', Record<'plain' | 'locked', FindQuery>>;
-  pages: Record<'member' | 'workspace', IdPages>;
+  pages: WorkspacePages;
   insert: CompiledQuery<keyof Agent, unknown>;
 }
 
@@ -64,11 +64,7 @@ export function compileAgentsQueries(db: Knex, canLock: boolean): AgentsQueries 
     compileQuery(db, (parameters) => {
       const query = db('agents').select(COLUMNS.map((column) => `agents.${column}`));
       // The member's role rides along with the agent: one read decides 404, 403 or go.
-      if (member) {
-        query
-          .select({ member_role: 'workspace_members.role' })
-          .join('workspace_members', (on) => on.on('workspace_members.workspace_id', 'agents.workspace_id').andOnVal('workspace_members.user_id', parameters.value('memberId')));
-      }
+      if (member) withMemberRole(query, 'agents.workspace_id', parameters.value('memberId'));
       query.where('agents.id', parameters.value('id')).first();
       if (lock) query.forUpdate('agents');
       return query;
@@ -79,18 +75,12 @@ export function compileAgentsQueries(db: Knex, canLock: boolean): AgentsQueries 
   };
   return {
     find: { any: findBy(false), member: findBy(true) },
-    pages: { member: compileIdPages(db, 'agents', COLUMNS, ofMember(db)), workspace: compileIdPages(db, 'agents', COLUMNS, scopedBy('workspace_id')) },
+    pages: compileWorkspacePages(db, 'agents', COLUMNS),
     insert: compileQuery(db, (parameters) => db('agents').insert(Object.fromEntries(COLUMNS.map((column) => [column, parameters.value(column)])))),
   };
 }
 
 export function createAgentsRepository(db: Executor, mapper: RowMapper, canLock: boolean, queries: AgentsQueries): AgentsRepository {
-  const scoped = (reach: WorkspaceReach) => {
-    const query = db('agents');
-    if (reach.workspaceId !== undefined) query.where({ workspace_id: reach.workspaceId });
-    else if (reach.memberId !== undefined) query.whereIn('workspace_id', workspacesOfMember(db, reach.memberId));
-    return query;
-  };
   return {
     async insert(agent) {
       await queries.insert.run(db, agent);
@@ -108,10 +98,7 @@ export function createAgentsRepository(db: Executor, mapper: RowMapper, canLock:
       return row ? { item: mapper.toAgent(row), role: member ? (row.member_role as WorkspaceRole) : null } : undefined;
     },
     async list(query, reach) {
-      const scope = scopeOf(reach);
-      // Without a scope, compiled pages read every row (whichever of them runs it).
-      const compiled = scope.by === 'none' ? queries.pages.member.run(db, query) : queries.pages[scope.by].run(db, query, scope.value);
-      const result = (await compiled) ?? (await runListQuery(scoped(reach), query, LISTABLE));
+      const result = (await queries.pages.run(db, query, reach)) ?? (await runListQuery(confineTo(db('agents'), db, reach), query, LISTABLE));
       return { ...result, items: result.items.map(mapper.toAgent) };
     },
     async update(id, changes) {
@@ -126,9 +113,8 @@ export function createAgentsRepository(db: Executor, mapper: RowMapper, canLock:
       if (!row || (await db('agents').where({ id }).delete()) === 0) return undefined;
       return Number(row.stored_bytes);
     },
-    async countInWorkspace(workspaceId, atMost) {
-      const rows = await db('agents').select('id').where({ workspace_id: workspaceId }).limit(atMost);
-      return rows.length;
+    async anyInWorkspace(workspaceId) {
+      return (await db('agents').select('id').where({ workspace_id: workspaceId }).first()) !== undefined;
     },
     async countOwnedBy(ownerId) {
       const row = await db('agents').where({ owner_id: ownerId }).count({ n: '*' }).first();

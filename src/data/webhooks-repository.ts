@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import type { ListQuery, ListResult } from './list-query';
 import type { Webhook, WebhookDelivery, WorkspaceRole } from '../model';
-import { compileIdPages, runListQuery, scopedBy, type IdPages } from './collection-query';
+import { runListQuery } from './collection-query';
 import type { Executor } from './compiled-query';
 import { isId, newId } from './ids';
 import type { AttemptRecord, ClaimedDelivery, EventRecord, NewDelivery, WebhookRecord, WebhookTarget } from './records';
 import type { RowMapper } from './row-mapper';
-import { ofMember, scopeOf, workspacesOfMember, type Reached, type WorkspaceReach } from './workspace-scope';
+import { compileWorkspacePages, confineTo, withMemberRole, type Reached, type WorkspaceReach, type WorkspacePages } from './workspace-scope';
 
 /** The columns a Webhook is read from (the compiler checks the list against Webhook: never the secret). */
 const COLUMNS = Object.keys({
@@ -89,11 +89,11 @@ export interface WebhooksRepository {
 }
 
 export interface WebhooksQueries {
-  pages: Record<'member' | 'workspace', IdPages>;
+  pages: WorkspacePages;
 }
 
 export function compileWebhooksQueries(db: Knex): WebhooksQueries {
-  return { pages: { member: compileIdPages(db, 'webhooks', COLUMNS, ofMember(db)), workspace: compileIdPages(db, 'webhooks', COLUMNS, scopedBy('workspace_id')) } };
+  return { pages: compileWorkspacePages(db, 'webhooks', COLUMNS) };
 }
 
 export function createWebhooksRepository(db: Executor, mapper: RowMapper, postgres: boolean, queries: WebhooksQueries): WebhooksRepository {
@@ -121,22 +121,12 @@ export function createWebhooksRepository(db: Executor, mapper: RowMapper, postgr
       const query = db('webhooks')
         .select([...COLUMNS, 'secret_sealed', 'after_event_id'].map((column) => `webhooks.${column}`))
         .where('webhooks.id', webhookId);
-      if (memberId !== undefined) {
-        query
-          .select({ member_role: 'workspace_members.role' })
-          .join('workspace_members', (on) => on.on('workspace_members.workspace_id', 'webhooks.workspace_id').andOnVal('workspace_members.user_id', memberId));
-      }
+      if (memberId !== undefined) withMemberRole(query, 'webhooks.workspace_id', memberId);
       const row = await query.first();
       return row ? { item: mapper.toWebhook(row), role: memberId === undefined ? null : (row.member_role as WorkspaceRole) } : undefined;
     },
     async list(query, reach) {
-      const scope = scopeOf(reach);
-      const base = db('webhooks').select(COLUMNS);
-      if (reach.workspaceId !== undefined) base.where({ workspace_id: reach.workspaceId });
-      else if (reach.memberId !== undefined) base.whereIn('workspace_id', workspacesOfMember(db, reach.memberId));
-      const result =
-        (await (scope.by === 'none' ? queries.pages.member.run(db, query) : queries.pages[scope.by].run(db, query, scope.value))) ??
-        (await runListQuery(base, query, { created_at: 'time' }));
+      const result = (await queries.pages.run(db, query, reach)) ?? (await runListQuery(confineTo(db('webhooks').select(COLUMNS), db, reach), query, { created_at: 'time' }));
       return { ...result, items: result.items.map(toPublic) };
     },
     async update(webhookId, changes) {

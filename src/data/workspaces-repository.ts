@@ -6,6 +6,7 @@ import type { Executor } from './compiled-query';
 import { isId } from './ids';
 import type { InvitationRecord } from './records';
 import type { RowMapper } from './row-mapper';
+import { withMemberRole } from './workspace-scope';
 
 /** A workspace as stored: a personal one names its user. */
 export interface WorkspaceRow {
@@ -84,10 +85,7 @@ const serviceIds = new WeakMap<object, Promise<string>>();
 export function createWorkspacesRepository(db: Executor, mapper: RowMapper, canLock: boolean, root: Knex): WorkspacesRepository {
   const withRole = (viewer: WorkspaceViewer) => {
     const query = db('workspaces').select('workspaces.*');
-    if (viewer.userId === undefined) return query;
-    query.select({ member_role: 'workspace_members.role' });
-    const join = (on: Knex.JoinClause) => on.on('workspace_members.workspace_id', 'workspaces.id').andOnVal('workspace_members.user_id', viewer.userId as string);
-    return viewer.confined ? query.join('workspace_members', join) : query.leftJoin('workspace_members', join);
+    return viewer.userId === undefined ? query : withMemberRole(query, 'workspaces.id', viewer.userId, viewer.confined ? 'inner' : 'left');
   };
   const invitations = () => db('workspace_invitations').select('id', 'workspace_id', 'email', 'role', 'invited_by', 'created_at', 'expires_at', 'accepted_at', 'revoked_at');
   const pending = (workspaceId: string, at: string) => invitations().where({ workspace_id: workspaceId }).whereNull('accepted_at').whereNull('revoked_at').where('expires_at', '>', at);

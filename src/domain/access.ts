@@ -17,8 +17,8 @@ export type Principal =
   | { kind: 'service'; keyNumber: number }
   | { kind: 'agent'; agentId: string; keyId: string; scopes: readonly AgentKeyScope[] };
 
-/** The roles of a workspace's members, least first: each has the rights of those before it. */
-export const WORKSPACE_ROLES: readonly WorkspaceRole[] = ['viewer', 'operator', 'admin', 'owner'];
+/** The roles of a workspace's members, least first: each has the rights of those before it. The compiler checks the list against api.yaml's WorkspaceRole. */
+export const WORKSPACE_ROLES = Object.keys({ viewer: true, operator: true, admin: true, owner: true } satisfies Record<WorkspaceRole, true>) as readonly WorkspaceRole[];
 
 export const rankOf = (role: WorkspaceRole): number => WORKSPACE_ROLES.indexOf(role);
 

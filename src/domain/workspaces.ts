@@ -30,12 +30,14 @@ export async function reachWorkspace(store: Store, principal: Principal, id: str
   assertNotAgentKey(principal);
   const workspace = await store.workspaces.find(id, viewerOf(principal), options);
   if (!workspace) throw workspaceNotFound();
-  assertRole(principal, memberScope(principal) === undefined ? null : workspace.role);
+  assertRole(principal, actingRole(principal, workspace));
   return workspace;
 }
 
 /** The principal's role where it acts: null when it reaches every workspace (platform admins, service keys). */
-const actingRole = (principal: Principal, workspace: Workspace): WorkspaceRole | null => (memberScope(principal) === undefined ? null : workspace.role);
+function actingRole(principal: Principal, workspace: Workspace): WorkspaceRole | null {
+  return memberScope(principal) === undefined ? null : workspace.role;
+}
 
 /**
  * Where something a principal creates goes: the workspace named (the caller needs the operation's
@@ -86,7 +88,7 @@ export function deleteWorkspace(store: Store, principal: Principal, id: string):
   return store.transaction(async (tx) => {
     const workspace = await reachWorkspace(tx, principal, id, { lock: true });
     if (workspace.kind !== 'shared') throw stateConflict(`A ${workspace.kind} workspace cannot be deleted${workspace.kind === 'personal' ? ': it goes with its user' : ''}`);
-    if ((await tx.agents.countInWorkspace(id, 1)) > 0) throw stateConflict('The workspace still holds agents: delete them or move them first');
+    if (await tx.agents.anyInWorkspace(id)) throw stateConflict('The workspace still holds agents: delete them or move them first');
     await tx.workspaces.remove(id);
   });
 }

@@ -12,7 +12,8 @@ export type Workspace = components['schemas']['Workspace'];
 export type WorkspaceRole = components['schemas']['WorkspaceRole'];
 type User = components['schemas']['User'];
 
-export const WORKSPACE_ROLES: readonly WorkspaceRole[] = ['viewer', 'operator', 'admin', 'owner'];
+/** Least first; the compiler checks the list against api.yaml's WorkspaceRole. */
+export const WORKSPACE_ROLES = Object.keys({ viewer: true, operator: true, admin: true, owner: true } satisfies Record<WorkspaceRole, true>) as readonly WorkspaceRole[];
 const rankOf = (role: WorkspaceRole) => WORKSPACE_ROLES.indexOf(role);
 
 export interface Workspaces {

@@ -2,7 +2,7 @@
 // leaving), its invitations (made with a link shown once, revoked) and its name; and the page an
 // invitation's link opens, where the invited person joins.
 import type { components } from '@agent-fleet/client';
-import { AgentFleetError } from '@agent-fleet/client';
+import { unwrap } from '@agent-fleet/client';
 import { useState } from 'preact/hooks';
 import { api, messageOf } from '../../api';
 import { ConfirmAction } from '../confirm-action';
@@ -16,8 +16,6 @@ import { useWorkspaces, workspaceLabel, WORKSPACE_ROLES, type Workspace, type Wo
 type Member = components['schemas']['WorkspaceMember'];
 type Invitation = components['schemas']['Invitation'];
 
-const failure = (response: Response, error: unknown) => new AgentFleetError(response, error);
-
 export function WorkspacesView() {
   const { list, reload } = useWorkspaces();
   const [name, setName] = useState('');
@@ -25,11 +23,10 @@ export function WorkspacesView() {
   const submit = (event: Event) => {
     event.preventDefault();
     return run(async () => {
-      const { data, error, response } = await api.POST('/api/v1/workspaces', { body: { name } });
-      if (!response.ok || !data) throw failure(response, error);
+      const { data } = await unwrap(api.POST('/api/v1/workspaces', { body: { name } }));
       setName('');
       reload();
-      window.location.hash = hrefOf.workspace(data.data.id);
+      window.location.hash = hrefOf.workspace(data.id);
     });
   };
   return (
@@ -70,9 +67,7 @@ async function readMembers(workspaceId: string): Promise<Member[]> {
 }
 
 async function readInvitations(workspaceId: string): Promise<Invitation[]> {
-  const { data, error, response } = await api.GET('/api/v1/workspaces/{workspace_id}/invitations', { params: { path: { workspace_id: workspaceId }, query: { limit: 100 } } });
-  if (!response.ok || !data) throw failure(response, error);
-  return data.data;
+  return (await unwrap(api.GET('/api/v1/workspaces/{workspace_id}/invitations', { params: { path: { workspace_id: workspaceId }, query: { limit: 100 } } }))).data;
 }
 
 /** The roles `actor` may give: up to admin, and owner only by an owner (a platform admin may give any). */
@@ -121,10 +116,9 @@ function InviteForm({ workspace, givable, onInvited }: { workspace: Workspace; g
   const submit = (event: Event) => {
     event.preventDefault();
     return run(async () => {
-      const { data, error, response } = await api.POST('/api/v1/workspaces/{workspace_id}/invitations', { params: { path: { workspace_id: workspace.id } }, body: { email, role } });
-      if (!response.ok || !data) throw failure(response, error);
+      const { data } = await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/invitations', { params: { path: { workspace_id: workspace.id } }, body: { email, role } }));
       setEmail('');
-      setLink(`${window.location.origin}/${hrefOf.join(data.data.token)}`);
+      setLink(`${window.location.origin}/${hrefOf.join(data.token)}`);
       onInvited();
     });
   };
@@ -191,8 +185,7 @@ function RenameForm({ workspace, onRenamed }: { workspace: Workspace; onRenamed:
   const submit = (event: Event) => {
     event.preventDefault();
     return run(async () => {
-      const { error, response } = await api.PATCH('/api/v1/workspaces/{workspace_id}', { params: { path: { workspace_id: workspace.id } }, body: { name } });
-      if (!response.ok) throw failure(response, error);
+      await unwrap(api.PATCH('/api/v1/workspaces/{workspace_id}', { params: { path: { workspace_id: workspace.id } }, body: { name } }));
       onRenamed();
     });
   };
@@ -328,11 +321,10 @@ export function JoinView({ token }: { token: string }) {
   const { busy, problem, run } = useSubmission('The invitation could not be accepted. Please try again.');
   const accept = () =>
     run(async () => {
-      const { data, error, response } = await api.POST('/api/v1/invitations/accept', { body: { token } });
-      if (!response.ok || !data) throw failure(response, error);
+      const { data } = await unwrap(api.POST('/api/v1/invitations/accept', { body: { token } }));
       reload();
       // Replaces the link's entry: the used token does not stay in the history.
-      window.location.replace(hrefOf.workspace(data.data.id));
+      window.location.replace(hrefOf.workspace(data.id));
     });
   return (
     <section class="join" aria-labelledby="join-title">
